@@ -1,0 +1,586 @@
+import { describe, expect, it, vi } from 'vitest';
+import type {
+  LoadToolOutput,
+  SearchToolsOutput,
+  UnloadToolOutput,
+} from '../meta-tools/meta-tool-schemas';
+import type { LoadedToolsStore } from '../state/loaded-tools-store';
+import { createMemoryStore } from '../state/memory-store';
+import { createToolSearchEngine } from './tool-search-engine';
+import type { ToolSearchSession } from './tool-search-session';
+import type { ToolSearchEngineOptions } from './types';
+
+interface FakeTool {
+  description: string;
+  owner?: string;
+}
+
+const catalog: Record<string, FakeTool> = {
+  get_weather: { description: 'Current weather conditions for a city' },
+  get_forecast: { description: 'Multi-day weather forecast for a city' },
+  github_create_issue: { description: 'Open an issue in a GitHub repository' },
+  slack_post_message: { description: 'Post a message to a Slack channel' },
+  premium_stock_quote: { description: 'Real-time stock quote for a ticker' },
+  send_email: { description: 'Send an email to a recipient' },
+};
+
+function engineFor(options: Partial<ToolSearchEngineOptions<FakeTool, { plan?: string }>> = {}) {
+  return createToolSearchEngine<FakeTool, { plan?: string }>({
+    tools: catalog,
+    describe: (tool, key) => ({ id: key, description: tool.description }),
+    ...options,
+  });
+}
+
+function metaTool(session: ToolSearchSession<FakeTool, { plan?: string }>, name: string) {
+  const tool = session.metaTools.find((candidate) => candidate.name === name);
+  if (!tool) throw new Error(`no meta-tool ${name}`);
+  return tool;
+}
+const search = (
+  session: ToolSearchSession<FakeTool, { plan?: string }>,
+  query: unknown,
+  limit?: number,
+) =>
+  metaTool(session, 'search_tools').execute(
+    limit === undefined ? { query } : { query, limit },
+  ) as Promise<SearchToolsOutput>;
+const load = (session: ToolSearchSession<FakeTool, { plan?: string }>, input: unknown) =>
+  metaTool(session, 'load_tool').execute(input) as Promise<LoadToolOutput>;
+const activeIds = async (session: ToolSearchSession<FakeTool, { plan?: string }>) =>
+  (await session.activeTools()).map((tool) => tool.id);
+
+describe('createToolSearchEngine', () => {
+  it('offers search_tools and load_tool, and unload_tool when enabled', () => {
+    expect(
+      engineFor()
+        .createSession()
+        .metaTools.map((tool) => tool.name),
+    ).toEqual(['search_tools', 'load_tool']);
+    expect(
+      engineFor({ search: { autoLoad: true } })
+        .createSession()
+        .metaTools.map((tool) => tool.name),
+    ).toEqual(['search_tools']);
+    expect(
+      engineFor({ unloadTool: true })
+        .createSession()
+        .metaTools.map((tool) => tool.name),
+    ).toEqual(['search_tools', 'load_tool', 'unload_tool']);
+  });
+
+  it('searches with name, description and score, topK by default and limit on request', async () => {
+    const session = engineFor({ search: { topK: 2 } }).createSession();
+    const output = await search(session, 'weather forecast');
+    expect(output.results).toHaveLength(2);
+    expect(output.results[0]).toEqual({
+      name: 'get_forecast',
+      description: 'Multi-day weather forecast for a city',
+      score: expect.any(Number),
+    });
+    expect(output.message).toMatch(/load_tool/);
+    expect((await search(session, 'weather', 1)).results).toHaveLength(1);
+  });
+
+  it('answers empty, odd and malformed queries with a message', async () => {
+    const session = engineFor().createSession();
+    expect(await search(session, '   ')).toEqual({
+      results: [],
+      message: expect.stringMatching(/empty/),
+    });
+    expect((await search(session, '🙂🙂')).message).toMatch(/No tools match/);
+    expect((await search(session, 42)).message).toMatch(/needs a "query"/);
+    expect((await search(session, 'x'.repeat(100_000))).results).toEqual([]);
+    expect((await search(session, '(.*)+$')).results).toEqual([]);
+  });
+
+  it('loads a tool for the next step and reports already loaded and not found', async () => {
+    const session = engineFor().createSession({ threadId: 't1' });
+    expect(await load(session, { toolName: 'get_weather' })).toEqual({
+      success: true,
+      message: expect.stringMatching(/loaded/),
+      toolName: 'get_weather',
+    });
+    expect(await activeIds(session)).toEqual(['get_weather']);
+    expect((await load(session, { toolName: 'get_weather' })).message).toMatch(/already loaded/);
+    const missing = await load(session, { toolName: 'get_wether' });
+    expect(missing.success).toBe(false);
+    expect(missing.message).toMatch(/Did you mean: get_weather/);
+    const many = await load(session, { toolNames: ['send_email', 'get_weather', 'nope'] });
+    expect(many).toMatchObject({
+      success: false,
+      loaded: ['send_email'],
+      alreadyLoaded: ['get_weather'],
+      notFound: ['nope'],
+      loadedCount: 1,
+    });
+    expect(await activeIds(session)).toEqual(['get_weather', 'send_email']);
+    expect((await load(session, {})).success).toBe(false);
+    expect((await load(session, { toolNames: 'get_weather' })).success).toBe(false);
+  });
+
+  it('keeps a thread loaded across requests and anonymous requests apart', async () => {
+    const engine = engineFor();
+    await load(engine.createSession({ threadId: 't1' }), { toolName: 'send_email' });
+    expect(await activeIds(engine.createSession({ threadId: 't1' }))).toEqual(['send_email']);
+    expect(await activeIds(engine.createSession({ threadId: 't2' }))).toEqual([]);
+    const anonymous = engine.createSession();
+    await load(anonymous, { toolName: 'get_weather' });
+    expect(await activeIds(anonymous)).toEqual(['get_weather']);
+    expect(await activeIds(engine.createSession())).toEqual([]);
+    expect(engine.getStateStats().threadCount).toBe(1);
+  });
+
+  it("rebuilds an anonymous request's loads from its own tool results, not from shared state", async () => {
+    const engine = engineFor();
+    const results = [
+      { toolName: 'load_tool', output: { success: true, message: '', toolName: 'get_weather' } },
+    ];
+    expect(await activeIds(engine.createSession({ toolResults: results }))).toEqual([
+      'get_weather',
+    ]);
+    expect(await activeIds(engine.createSession({ threadId: 't9', toolResults: results }))).toEqual(
+      [],
+    );
+  });
+
+  it('loads what search returns under autoLoad', async () => {
+    const onLoad = vi.fn();
+    const session = engineFor({ search: { autoLoad: true, topK: 2 }, onLoad }).createSession({
+      threadId: 'a',
+    });
+    const output = await search(session, 'weather forecast');
+    expect(output.loaded).toEqual(['get_forecast', 'get_weather']);
+    expect(await activeIds(session)).toEqual(['get_forecast', 'get_weather']);
+    expect(onLoad).toHaveBeenCalledWith({
+      threadId: 'a',
+      toolNames: ['get_forecast', 'get_weather'],
+      via: 'search_tools',
+    });
+  });
+
+  it('orders pinned tools first, then loaded tools in load order', async () => {
+    const session = engineFor({ alwaysLoaded: ['send_email'] }).createSession();
+    await load(session, { toolName: 'slack_post_message' });
+    await load(session, { toolName: 'get_weather' });
+    await load(session, { toolName: 'slack_post_message' });
+    expect(await session.activeTools()).toEqual([
+      { id: 'send_email', tool: catalog.send_email, pinned: true },
+      { id: 'slack_post_message', tool: catalog.slack_post_message, pinned: false },
+      { id: 'get_weather', tool: catalog.get_weather, pinned: false },
+    ]);
+    expect((await load(session, { toolName: 'send_email' })).message).toMatch(/already loaded/);
+  });
+
+  it('evicts the least recently used tool past maxLoadedTools and says so', async () => {
+    const onEvict = vi.fn();
+    const session = engineFor({ maxLoadedTools: 2, onEvict }).createSession({ threadId: 'b' });
+    await load(session, { toolName: 'get_weather' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await load(session, { toolName: 'send_email' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await session.isActive('get_weather')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const output = await load(session, { toolName: 'slack_post_message' });
+    expect(output.evicted).toEqual(['send_email']);
+    expect(output.message).toMatch(/unloaded: send_email/);
+    expect(await activeIds(session)).toEqual(['get_weather', 'slack_post_message']);
+    expect(onEvict).toHaveBeenCalledWith({
+      threadId: 'b',
+      toolNames: ['send_email'],
+      reason: 'budget',
+    });
+  });
+
+  it('unloads tools with unload_tool', async () => {
+    const session = engineFor({ unloadTool: true }).createSession();
+    await load(session, { toolNames: ['get_weather', 'send_email'] });
+    const output = (await metaTool(session, 'unload_tool').execute({
+      toolNames: ['get_weather', 'nope'],
+    })) as UnloadToolOutput;
+    expect(output).toMatchObject({ success: true, unloaded: ['get_weather'], notLoaded: ['nope'] });
+    expect(await activeIds(session)).toEqual(['send_email']);
+  });
+
+  it('refuses to run a tool that was never loaded', async () => {
+    const onDenied = vi.fn();
+    const session = engineFor({ onDenied }).createSession();
+    expect(await session.isActive('send_email')).toBe(false);
+    expect(onDenied).toHaveBeenCalledWith({
+      threadId: undefined,
+      toolName: 'send_email',
+      phase: 'execute',
+      reason: 'not-active',
+    });
+  });
+});
+
+describe('filter', () => {
+  const premiumOnly = ({
+    toolName,
+    requestContext,
+    phase,
+  }: {
+    toolName: string;
+    requestContext: { plan?: string } | undefined;
+    phase: string;
+  }) => phase === 'search' || requestContext?.plan === 'pro' || !toolName.startsWith('premium_');
+
+  it('hides tools from search results', async () => {
+    const session = engineFor({
+      filter: ({ toolName, phase }) => !(phase === 'search' && toolName === 'get_forecast'),
+    }).createSession();
+    expect(
+      (await search(session, 'weather forecast')).results.map((result) => result.name),
+    ).toEqual(['get_weather']);
+  });
+
+  it('refuses a load the filter denies, exactly as if the tool did not exist', async () => {
+    const onDenied = vi.fn();
+    const engine = engineFor({ filter: premiumOnly, onDenied });
+    const denied = await load(engine.createSession({ requestContext: { plan: 'free' } }), {
+      toolName: 'premium_stock_quote',
+    });
+    const unknown = await load(engine.createSession({ requestContext: { plan: 'free' } }), {
+      toolName: 'premium_stock_quotes_x',
+    });
+    expect(denied).toEqual({
+      success: false,
+      message: 'Tool "premium_stock_quote" not found. Use search_tools to find tools.',
+      toolName: 'premium_stock_quote',
+    });
+    expect(unknown.message).not.toMatch(/premium_stock_quote\b[^_]/);
+    expect(onDenied).toHaveBeenCalledWith({
+      threadId: undefined,
+      toolName: 'premium_stock_quote',
+      phase: 'load',
+      reason: 'filter',
+    });
+    expect(onDenied).toHaveBeenCalledWith({
+      threadId: undefined,
+      toolName: 'premium_stock_quotes_x',
+      phase: 'load',
+      reason: 'unknown-tool',
+    });
+    expect(
+      (
+        await load(engine.createSession({ requestContext: { plan: 'pro' } }), {
+          toolName: 'premium_stock_quote',
+        })
+      ).success,
+    ).toBe(true);
+  });
+
+  it('hides loaded tools that are no longer allowed (active phase) and refuses to run them', async () => {
+    const engine = engineFor({ filter: premiumOnly });
+    await load(engine.createSession({ threadId: 'p', requestContext: { plan: 'pro' } }), {
+      toolName: 'premium_stock_quote',
+    });
+    const downgraded = engine.createSession({ threadId: 'p', requestContext: { plan: 'free' } });
+    expect(await activeIds(downgraded)).toEqual([]);
+    expect(await downgraded.isActive('premium_stock_quote')).toBe(false);
+  });
+
+  it('treats a filter that throws, rejects or never answers as a denial', async () => {
+    const onDenied = vi.fn();
+    const engine = engineFor({
+      filterTimeout: 20,
+      onDenied,
+      filter: ({ toolName }) => {
+        if (toolName === 'get_weather') throw new Error('policy service down');
+        if (toolName === 'send_email') return Promise.reject(new Error('nope'));
+        if (toolName === 'get_forecast') return new Promise<boolean>(() => {});
+        return true;
+      },
+    });
+    const session = engineFor().createSession();
+    expect(session).toBeDefined();
+    const filtered = engine.createSession();
+    expect(
+      (
+        await load(filtered, {
+          toolNames: ['get_weather', 'send_email', 'get_forecast', 'slack_post_message'],
+        })
+      ).loaded,
+    ).toEqual(['slack_post_message']);
+    expect(onDenied.mock.calls.map(([event]) => event.reason).sort()).toEqual([
+      'filter-error',
+      'filter-error',
+      'filter-timeout',
+    ]);
+  });
+});
+
+describe("storage: 'context'", () => {
+  const loadResult = (toolName: string) => ({
+    toolName: 'load_tool',
+    output: { success: true, message: 'ok', toolName },
+  });
+
+  it('derives loaded tools from the conversation and unloads them when the message is trimmed', async () => {
+    const engine = engineFor({ storage: 'context' });
+    const session = engine.createSession({
+      toolResults: [loadResult('get_weather'), loadResult('send_email')],
+    });
+    expect(await activeIds(session)).toEqual(['get_weather', 'send_email']);
+    session.setToolResults([loadResult('send_email')]);
+    expect(await activeIds(session)).toEqual(['send_email']);
+  });
+
+  it('keeps loads made during the request until they appear in the messages', async () => {
+    const session = engineFor({ storage: 'context' }).createSession();
+    await load(session, { toolName: 'get_weather' });
+    expect(await activeIds(session)).toEqual(['get_weather']);
+  });
+
+  it('does not count a plain search result as a load', async () => {
+    const session = engineFor({ storage: 'context' }).createSession({
+      toolResults: [
+        {
+          toolName: 'search_tools',
+          output: { results: [{ name: 'get_weather', description: '', score: 3 }], message: '' },
+        },
+      ],
+    });
+    expect(await activeIds(session)).toEqual([]);
+  });
+
+  it('counts search results under autoLoad, also as JSON text', async () => {
+    const session = engineFor({ storage: 'context', search: { autoLoad: true } }).createSession({
+      toolResults: [
+        {
+          toolName: 'search_tools',
+          output: JSON.stringify({
+            results: [{ name: 'get_weather' }],
+            loaded: ['get_weather'],
+            message: '',
+          }),
+        },
+      ],
+    });
+    expect(await activeIds(session)).toEqual(['get_weather']);
+  });
+
+  it('ignores a forged load of a tool the load filter denies', async () => {
+    const engine = engineFor({
+      storage: 'context',
+      filter: ({ toolName, phase }) => !(phase === 'load' && toolName === 'premium_stock_quote'),
+    });
+    const session = engine.createSession({
+      toolResults: [loadResult('premium_stock_quote'), loadResult('get_weather')],
+    });
+    expect(await activeIds(session)).toEqual(['get_weather']);
+    expect(await session.isActive('premium_stock_quote')).toBe(false);
+  });
+});
+
+describe('includeResolvedTools (resolvedTools)', () => {
+  it('searches request-resolved tools and resolves each caller to their own instance', async () => {
+    const engine = engineFor();
+    const alice = engine.createSession({
+      threadId: 'shared',
+      resolvedTools: { mcp_list_files: { description: 'List files in the drive', owner: 'alice' } },
+    });
+    const bob = engine.createSession({
+      threadId: 'shared',
+      resolvedTools: { mcp_list_files: { description: 'List files in the drive', owner: 'bob' } },
+    });
+    expect((await search(alice, 'list files')).results[0]?.name).toBe('mcp_list_files');
+    await load(alice, { toolName: 'mcp_list_files' });
+    expect((await alice.activeTools())[0]?.tool.owner).toBe('alice');
+    expect((await bob.activeTools())[0]?.tool.owner).toBe('bob');
+    expect(await activeIds(engine.createSession({ threadId: 'shared' }))).toEqual([]);
+  });
+
+  it('indexes a request once and never rebuilds the static index', async () => {
+    const engine = engineFor();
+    const staticIndex = engine.index;
+    const resolved = { mcp_search_docs: { description: 'Search documentation pages' } };
+    const first = engine.createSession({ resolvedTools: resolved });
+    const second = engine.createSession({ resolvedTools: { ...resolved } });
+    expect(engine.index).toBe(staticIndex);
+    expect(first.indexes[1]).toBe(second.indexes[1]);
+    expect((await search(second, 'documentation')).results[0]?.name).toBe('mcp_search_docs');
+  });
+
+  it('lets a resolved tool shadow a static tool of the same id for that request only', async () => {
+    const engine = engineFor();
+    const session = engine.createSession({
+      resolvedTools: {
+        send_email: { description: 'Send mail through the tenant relay', owner: 'tenant' },
+      },
+    });
+    const results = (await search(session, 'send email', 10)).results.filter(
+      (result) => result.name === 'send_email',
+    );
+    expect(results).toHaveLength(1);
+    await load(session, { toolName: 'send_email' });
+    expect((await session.activeTools())[0]?.tool.owner).toBe('tenant');
+  });
+});
+
+describe('construction and bad input', () => {
+  it('rejects duplicate ids with both keys named', () => {
+    expect(() =>
+      createToolSearchEngine({
+        tools: { a: { description: '' }, b: { description: '' } },
+        describe: () => ({ id: 'same' }),
+      }),
+    ).toThrow(/keys "a" and "b".*share the id "same"/);
+  });
+
+  it('rejects unknown pinned tools, reserved names and bad options', () => {
+    expect(() => engineFor({ alwaysLoaded: ['nope'] })).toThrow(/alwaysLoaded names "nope"/);
+    expect(() =>
+      createToolSearchEngine({ tools: { load_tool: {} }, describe: (_tool, key) => ({ id: key }) }),
+    ).toThrow(/reserved/);
+    expect(() => engineFor({ search: { topK: 0 } })).toThrow(/topK/);
+    expect(() => engineFor({ maxLoadedTools: 0 })).toThrow(/maxLoadedTools/);
+  });
+
+  it('handles __proto__, constructor and toString as tool ids', async () => {
+    const tools: Record<string, FakeTool> = {};
+    for (const id of ['__proto__', 'constructor', 'toString'])
+      Object.defineProperty(tools, id, {
+        value: { description: `the ${id} tool` },
+        enumerable: true,
+      });
+    const engine = createToolSearchEngine<FakeTool>({
+      tools,
+      describe: (tool, key) => ({ id: key, description: tool.description }),
+    });
+    const session = engine.createSession({ threadId: 'proto' });
+    expect(
+      ((await session.metaTools[0]!.execute({ query: '__proto__' })) as SearchToolsOutput)
+        .results[0]?.name,
+    ).toBe('__proto__');
+    expect(
+      (
+        (await session.metaTools[1]!.execute({
+          toolNames: ['__proto__', 'constructor', 'hasOwnProperty'],
+        })) as LoadToolOutput
+      ).notFound,
+    ).toEqual(['hasOwnProperty']);
+    expect((await session.activeTools()).map((tool) => tool.id)).toEqual([
+      '__proto__',
+      'constructor',
+    ]);
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+
+  it('answers the model when the store fails, and keeps pinned tools active', async () => {
+    const onError = vi.fn();
+    const failing: LoadedToolsStore = {
+      get: () => Promise.reject(new Error('redis down')),
+      set: () => Promise.reject(new Error('redis down')),
+      delete: () => Promise.reject(new Error('redis down')),
+    };
+    const session = engineFor({
+      storage: failing,
+      alwaysLoaded: ['send_email'],
+      onError,
+    }).createSession({ threadId: 'x' });
+    expect(await load(session, { toolName: 'get_weather' })).toEqual({
+      success: false,
+      message: expect.stringMatching(/Try again/),
+    });
+    expect(await activeIds(session)).toEqual(['send_email']);
+    expect((await search(session, 'weather')).results.length).toBeGreaterThan(0);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ operation: 'store.get' }));
+  });
+
+  it('ignores event handlers that throw', async () => {
+    const session = engineFor({
+      onSearch: () => {
+        throw new Error('telemetry down');
+      },
+      onLoad: () => {
+        throw new Error('telemetry down');
+      },
+    }).createSession();
+    expect((await search(session, 'weather')).results.length).toBeGreaterThan(0);
+    expect((await load(session, { toolName: 'get_weather' })).success).toBe(true);
+  });
+
+  it('reports unmatched query words on search', async () => {
+    const onSearch = vi.fn();
+    await search(engineFor({ onSearch }).createSession(), 'weather on jupiter');
+    expect(onSearch).toHaveBeenCalledWith(
+      expect.objectContaining({ query: 'weather on jupiter', unmatchedTerms: ['jupiter'] }),
+    );
+  });
+
+  it('serializes parallel loads of one thread so none is lost', async () => {
+    const session = engineFor().createSession({ threadId: 'parallel' });
+    await Promise.all(
+      ['get_weather', 'send_email', 'slack_post_message', 'get_forecast'].map((toolName) =>
+        load(session, { toolName }),
+      ),
+    );
+    expect((await activeIds(session)).sort()).toEqual([
+      'get_forecast',
+      'get_weather',
+      'send_email',
+      'slack_post_message',
+    ]);
+  });
+});
+
+describe('in-memory state', () => {
+  it('expires idle threads after the ttl and counts them in cleanupNow', async () => {
+    let now = 1_000;
+    const store = createMemoryStore({ ttl: 100, now: () => now });
+    const engine = engineFor({ storage: store });
+    await load(engine.createSession({ threadId: 'old' }), { toolName: 'get_weather' });
+    now += 50;
+    await load(engine.createSession({ threadId: 'young' }), { toolName: 'get_weather' });
+    expect(store.getStateStats()).toEqual({ threadCount: 2, oldestAccessTime: 1_000 });
+    now += 60;
+    expect(store.cleanupNow()).toBe(1);
+    expect(await activeIds(engine.createSession({ threadId: 'old' }))).toEqual([]);
+    expect(await activeIds(engine.createSession({ threadId: 'young' }))).toEqual(['get_weather']);
+    now += 500;
+    expect(await activeIds(engine.createSession({ threadId: 'young' }))).toEqual([]);
+    store.dispose();
+  });
+
+  it('clears one thread or all, and caps the number of threads', async () => {
+    const engine = engineFor({ maxThreads: 2 });
+    for (const threadId of ['a', 'b', 'c'])
+      await load(engine.createSession({ threadId }), { toolName: 'get_weather' });
+    expect(engine.getStateStats().threadCount).toBe(2);
+    expect(await activeIds(engine.createSession({ threadId: 'a' }))).toEqual([]);
+    await engine.clearState('b');
+    expect(await activeIds(engine.createSession({ threadId: 'b' }))).toEqual([]);
+    engine.clearAllState();
+    expect(engine.getStateStats()).toEqual({ threadCount: 0, oldestAccessTime: null });
+    engine.dispose();
+  });
+
+  it("starts an unref'd cleanup timer on first use and stops it on dispose", async () => {
+    const setIntervalSpy = vi.spyOn(globalThis, 'setInterval');
+    try {
+      const store = createMemoryStore({ ttl: 10 });
+      expect(setIntervalSpy).not.toHaveBeenCalled();
+      await store.set('t', { tools: [] });
+      expect(setIntervalSpy).toHaveBeenCalledTimes(1);
+      const timer = setIntervalSpy.mock.results[0]?.value as NodeJS.Timeout;
+      expect(timer.hasRef()).toBe(false);
+      const clearSpy = vi.spyOn(globalThis, 'clearInterval');
+      store.dispose();
+      expect(clearSpy).toHaveBeenCalledWith(timer);
+      clearSpy.mockRestore();
+    } finally {
+      setIntervalSpy.mockRestore();
+    }
+  });
+
+  it('treats ttl 0 as never expiring', async () => {
+    let now = 0;
+    const store = createMemoryStore({ ttl: 0, now: () => now });
+    await store.set('t', { tools: [{ id: 'x', usedAt: 0 }] });
+    now = 10 ** 12;
+    expect(store.cleanupNow()).toBe(0);
+    expect(await store.get('t')).toEqual({ tools: [{ id: 'x', usedAt: 0 }] });
+  });
+});

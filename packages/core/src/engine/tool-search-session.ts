@@ -1,0 +1,279 @@
+import { createMetaTools } from '../meta-tools/create-meta-tools';
+import { toolSearchInstructions } from '../meta-tools/meta-tool-texts';
+import type { ToolIndex } from '../search/tool-index';
+import { deriveLoadedToolNames } from '../state/context-state';
+import type { LoadedToolEntry } from '../state/loaded-tools-store';
+import { runExclusive } from './exclusive';
+import { runFilter } from './run-filter';
+import type { CatalogEntry, ToolSearchEngine } from './tool-search-engine';
+import type {
+  ActiveTool,
+  DenialReason,
+  FilterPhase,
+  MetaTool,
+  SessionInit,
+  ToolResultRecord,
+  ToolSearchEvents,
+} from './types';
+
+/**
+ * One request's view of the engine: who is asking (thread, context), which tools exist for it
+ * (static plus request-resolved), what is loaded, and the meta-tools bound to all that.
+ * A session without a thread id keeps its loaded tools to itself: they come from its own tool
+ * results and loads, never from shared state.
+ */
+export class ToolSearchSession<TTool, TContext = unknown> {
+  readonly threadId: string | undefined;
+  readonly requestContext: TContext | undefined;
+  /** The meta-tools to offer this step: `search_tools`, then `load_tool` and `unload_tool` when enabled. */
+  readonly metaTools: MetaTool[];
+  /** @internal */
+  readonly engine: ToolSearchEngine<TTool, TContext>;
+  readonly #resolved: { catalog: Map<string, CatalogEntry<TTool>>; index: ToolIndex } | undefined;
+  #toolResults: ToolResultRecord[];
+  /** Loads made in this session that its tool results do not show yet (no store, or no thread). */
+  #ownEntries: LoadedToolEntry[] = [];
+  /** Under 'context': names the conversation loaded but this session unloaded or evicted. */
+  readonly #removed = new Set<string>();
+  readonly #filterAnswers = new Map<string, Promise<boolean>>();
+  readonly #lockKey: object = {};
+
+  /** @internal Use `engine.createSession()`. */
+  constructor(engine: ToolSearchEngine<TTool, TContext>, init: SessionInit<TTool, TContext>) {
+    this.engine = engine;
+    this.threadId =
+      typeof init.threadId === 'string' && init.threadId !== '' ? init.threadId : undefined;
+    this.requestContext = init.requestContext;
+    this.#resolved = init.resolvedTools ? engine.requestCatalog(init.resolvedTools) : undefined;
+    this.#toolResults = init.toolResults ? [...init.toolResults] : [];
+    this.metaTools = createMetaTools(this);
+  }
+
+  /** The system instruction that explains the meta-tools to the model. */
+  get instructions(): string {
+    return toolSearchInstructions({
+      autoLoad: this.engine.options.autoLoad,
+      unloadTool: this.engine.options.unloadTool === true,
+    });
+  }
+
+  /** Replaces the conversation's tool results (for `storage: 'context'`); call it each step. */
+  setToolResults(results: Iterable<ToolResultRecord>): void {
+    this.#toolResults = [...results];
+  }
+
+  /** @internal The indexes searched for this request: static first, then request-resolved. */
+  get indexes(): ToolIndex[] {
+    return this.#resolved ? [this.engine.index, this.#resolved.index] : [this.engine.index];
+  }
+
+  /** @internal Whether a static id is hidden by a request-resolved tool of the same id. */
+  isShadowed(id: string, index: ToolIndex): boolean {
+    return (
+      index === this.engine.index && this.#resolved !== undefined && this.#resolved.catalog.has(id)
+    );
+  }
+
+  /** The tool a name resolves to for this request: the request's own instance first. */
+  lookup(id: string): CatalogEntry<TTool> | undefined {
+    return this.#resolved?.catalog.get(id) ?? this.engine.catalog.get(id);
+  }
+
+  /** All tool ids this request may know of. */
+  *knownIds(): Iterable<string> {
+    if (this.#resolved) yield* this.#resolved.catalog.keys();
+    for (const id of this.engine.catalog.keys()) if (!this.#resolved?.catalog.has(id)) yield id;
+  }
+
+  /**
+   * The tools to offer next step besides the meta-tools: pinned tools, then loaded tools in load
+   * order, each still known and allowed (`active` phase; under 'context' also `load`, since
+   * messages can be forged).
+   */
+  async activeTools(): Promise<ActiveTool<TTool>[]> {
+    const active: ActiveTool<TTool>[] = [];
+    const pinned = new Set(this.engine.options.alwaysLoaded ?? []);
+    for (const id of pinned) {
+      const entry = this.lookup(id);
+      if (entry && (await this.allows(id, 'active')))
+        active.push({ id, tool: entry.tool, pinned: true });
+    }
+    const entries = withinBudget(await this.readEntries(), this.engine.options.maxLoadedTools);
+    const fromContext = !this.usesStore;
+    for (const { id } of entries) {
+      if (pinned.has(id)) continue;
+      const entry = this.lookup(id);
+      if (!entry) continue;
+      if (fromContext && !(await this.allows(id, 'load'))) continue;
+      if (await this.allows(id, 'active')) active.push({ id, tool: entry.tool, pinned: false });
+    }
+    return active;
+  }
+
+  /**
+   * Whether the model may run this tool now: it is pinned or loaded, and still allowed. Call it
+   * when the tool is about to execute; a tool the model names without loading it is refused.
+   */
+  async isActive(toolName: string): Promise<boolean> {
+    const active = (await this.activeTools()).some((tool) => tool.id === toolName);
+    if (!active) {
+      this.emit('onDenied', {
+        threadId: this.threadId,
+        toolName,
+        phase: 'execute',
+        reason: 'not-active',
+      });
+      return false;
+    }
+    if (this.engine.options.maxLoadedTools !== undefined) await this.touch(toolName);
+    return true;
+  }
+
+  /** @internal Asks the filter, once per tool and phase in this session. */
+  allows(id: string, phase: FilterPhase): Promise<boolean> {
+    const filter = this.engine.options.filter;
+    if (!filter) return Promise.resolve(true);
+    const entry = this.lookup(id);
+    if (!entry) return Promise.resolve(false);
+    const key = `${phase}\u0000${id}`;
+    let answer = this.#filterAnswers.get(key);
+    if (!answer) {
+      answer = runFilter(
+        filter,
+        { toolName: id, tool: entry.tool, requestContext: this.requestContext, phase },
+        this.engine.options.filterTimeout,
+      ).then((verdict) => {
+        if (verdict.allowed) return true;
+        this.deny(id, phase, verdict.reason);
+        if (verdict.error !== undefined)
+          this.emit('onError', {
+            threadId: this.threadId,
+            operation: `filter:${phase}`,
+            error: verdict.error,
+          });
+        return false;
+      });
+      this.#filterAnswers.set(key, answer);
+    }
+    return answer;
+  }
+
+  /** @internal Reports a refusal to the operator. */
+  deny(toolName: string, phase: FilterPhase | 'execute', reason: DenialReason): void {
+    this.emit('onDenied', { threadId: this.threadId, toolName, phase, reason });
+  }
+
+  /** @internal Calls an event handler; a handler that throws is ignored. */
+  emit<TName extends keyof ToolSearchEvents>(
+    name: TName,
+    event: Parameters<NonNullable<ToolSearchEvents[TName]>>[0],
+  ): void {
+    const handler = this.engine.options[name] as ((event: unknown) => void) | undefined;
+    if (!handler) return;
+    try {
+      handler(event);
+    } catch {
+      // Telemetry must never break the agent.
+    }
+  }
+
+  /** @internal Runs a read-modify-write of this session's state, one at a time per thread. */
+  update<TResult>(
+    change: (entries: LoadedToolEntry[]) => TResult | Promise<TResult>,
+  ): Promise<TResult> {
+    const key = this.usesStore ? `thread:${this.threadId}` : this.#lockKey;
+    return runExclusive(key, async () => {
+      const entries = await this.readEntries({ throwOnError: true });
+      const result = await change(entries);
+      await this.#writeEntries(entries);
+      return result;
+    });
+  }
+
+  /** @internal Loaded entries in load order. A failing store reads as empty (and is reported). */
+  async readEntries(options: { throwOnError?: boolean } = {}): Promise<LoadedToolEntry[]> {
+    const store = this.engine.store;
+    if (store && this.threadId !== undefined) {
+      try {
+        const state = await store.get(this.threadId);
+        return Array.isArray(state?.tools)
+          ? state.tools
+              .filter((entry) => typeof entry?.id === 'string')
+              .map((entry) => ({ ...entry }))
+          : [];
+      } catch (error) {
+        this.emit('onError', { threadId: this.threadId, operation: 'store.get', error });
+        if (options.throwOnError) throw new StoreError(error);
+        return [];
+      }
+    }
+    // Under 'context', and for a request without a thread: this request's messages plus its own loads.
+    const derived = deriveLoadedToolNames(this.#toolResults, {
+      autoLoad: this.engine.options.autoLoad,
+    });
+    const entries: LoadedToolEntry[] = derived
+      .filter((id) => !this.#removed.has(id))
+      .map((id, position) => ({ id, usedAt: position }));
+    const seen = new Set(derived);
+    for (const entry of this.#ownEntries) if (!seen.has(entry.id)) entries.push({ ...entry });
+    return entries;
+  }
+
+  get usesStore(): boolean {
+    return this.engine.store !== undefined && this.threadId !== undefined;
+  }
+
+  async #writeEntries(entries: LoadedToolEntry[]): Promise<void> {
+    const store = this.engine.store;
+    if (store && this.threadId !== undefined) {
+      try {
+        await store.set(this.threadId, { tools: entries });
+      } catch (error) {
+        this.emit('onError', { threadId: this.threadId, operation: 'store.set', error });
+        throw new StoreError(error);
+      }
+      return;
+    }
+    const derived = new Set(
+      deriveLoadedToolNames(this.#toolResults, { autoLoad: this.engine.options.autoLoad }),
+    );
+    const kept = new Set(entries.map((entry) => entry.id));
+    for (const id of derived) if (!kept.has(id)) this.#removed.add(id);
+    for (const id of kept) this.#removed.delete(id);
+    this.#ownEntries = entries.filter((entry) => !derived.has(entry.id));
+  }
+
+  async touch(toolName: string): Promise<void> {
+    try {
+      await this.update((entries) => {
+        const entry = entries.find((candidate) => candidate.id === toolName);
+        if (entry) entry.usedAt = Date.now();
+      });
+    } catch {
+      // Recency is a hint for eviction; a store failure here is already reported.
+    }
+  }
+}
+
+/** A store failure, answered to the model as "try again" rather than thrown. */
+export class StoreError extends Error {
+  constructor(cause: unknown) {
+    super('The loaded-tools store failed', { cause });
+    this.name = 'StoreError';
+  }
+}
+
+/** Keeps the most recently used `max` entries, in load order. */
+function withinBudget(entries: LoadedToolEntry[], max: number | undefined): LoadedToolEntry[] {
+  if (max === undefined || entries.length <= max) return entries;
+  const keep = new Set(
+    entries
+      .map((entry, position) => ({ entry, position }))
+      .sort(
+        (left, right) => right.entry.usedAt - left.entry.usedAt || right.position - left.position,
+      )
+      .slice(0, max)
+      .map(({ entry }) => entry),
+  );
+  return entries.filter((entry) => keep.has(entry));
+}

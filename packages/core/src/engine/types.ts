@@ -1,0 +1,164 @@
+import type { z } from 'zod';
+import type { ToolDescriptor } from '../search/tool-descriptor';
+import type { ToolIndexOptions } from '../search/tool-index-options';
+import type { LoadedToolsStore } from '../state/loaded-tools-store';
+
+/** Where a filter is being asked: search results, a load, or a tool already loaded. */
+export type FilterPhase = 'search' | 'load' | 'active';
+
+/** What a filter is asked about. */
+export interface ToolFilterArgs<TTool, TContext> {
+  /** The tool's id, as search shows it and the model loads it. */
+  toolName: string;
+  tool: TTool;
+  /** The request's context (a Mastra RequestContext, the AI SDK's context, a LangGraph config...). */
+  requestContext: TContext | undefined;
+  phase: FilterPhase;
+}
+
+/**
+ * Request-aware policy: `false`, a throw, a rejection or no answer within `filterTimeout` all
+ * mean "not allowed".
+ */
+export type ToolFilter<TTool, TContext> = (
+  args: ToolFilterArgs<TTool, TContext>,
+) => boolean | Promise<boolean>;
+
+/** Why a tool was refused. */
+export type DenialReason =
+  | 'filter'
+  | 'filter-error'
+  | 'filter-timeout'
+  | 'unknown-tool'
+  | 'not-active';
+
+/** Events for telemetry. A handler that throws is ignored. */
+export interface ToolSearchEvents {
+  /** After each search: what was asked, what came back, and the query words nothing matched. */
+  onSearch?: (event: {
+    threadId: string | undefined;
+    query: string;
+    results: { name: string; score: number }[];
+    unmatchedTerms: string[];
+  }) => void;
+  /** Tools newly activated, by `load_tool` or by `search_tools` under autoLoad. */
+  onLoad?: (event: {
+    threadId: string | undefined;
+    toolNames: string[];
+    via: 'load_tool' | 'search_tools';
+  }) => void;
+  /** A tool refused: to the model it looks unknown; this says which it was. */
+  onDenied?: (event: {
+    threadId: string | undefined;
+    toolName: string;
+    phase: FilterPhase | 'execute';
+    reason: DenialReason;
+  }) => void;
+  /** Tools dropped to stay within `maxLoadedTools`, or by `unload_tool`. */
+  onEvict?: (event: {
+    threadId: string | undefined;
+    toolNames: string[];
+    reason: 'budget' | 'unload';
+  }) => void;
+  /** A store or filter failure that was answered gracefully. */
+  onError?: (event: { threadId: string | undefined; operation: string; error: unknown }) => void;
+}
+
+/** Options of the search meta-tool. */
+export interface SearchSettings {
+  /**
+   * Results per search.
+   * @default 5
+   */
+  topK?: number;
+  /**
+   * Results scoring at or below this are dropped. Scores are raw BM25F plus ID boosts.
+   * @default 0
+   */
+  minScore?: number;
+  /**
+   * `search_tools` also loads what it returns, and `load_tool` is not offered.
+   * @default false
+   */
+  autoLoad?: boolean;
+}
+
+/** Options of {@link createToolSearchEngine}. */
+export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends ToolSearchEvents {
+  /** The searchable catalog, keyed as the framework keys it. */
+  tools: Readonly<Record<string, TTool>>;
+  /** Describes a framework tool for the index; its `id` is the name the model loads. */
+  describe: (tool: TTool, key: string) => ToolDescriptor;
+  search?: SearchSettings;
+  /**
+   * Where loaded tools live: per thread in process memory, derived from the conversation's
+   * messages, or a store of yours (Redis...).
+   * @default 'in-memory'
+   */
+  storage?: 'in-memory' | 'context' | LoadedToolsStore;
+  /**
+   * Idle time before an in-memory thread is forgotten, in ms; `0` disables expiry.
+   * @default 3_600_000
+   */
+  ttl?: number;
+  /**
+   * Threads the in-memory store keeps at most.
+   * @default 10_000
+   */
+  maxThreads?: number;
+  filter?: ToolFilter<TTool, TContext>;
+  /**
+   * A filter that has not answered after this many ms counts as "not allowed".
+   * @default 3_000
+   */
+  filterTimeout?: number;
+  /** Tool ids that are always active, without search or load. */
+  alwaysLoaded?: readonly string[];
+  /** Loaded tools kept per thread at most; the least recently used one is evicted. */
+  maxLoadedTools?: number;
+  /**
+   * Offer `unload_tool`, so the model can drop tools it no longer needs.
+   * @default false
+   */
+  unloadTool?: boolean;
+  /** Ranking options for the index. */
+  index?: ToolIndexOptions;
+}
+
+/** A conversation's tool result, in the framework-neutral shape the context storage reads. */
+export interface ToolResultRecord {
+  toolName: string;
+  /** The tool's output, as an object or as its JSON text. */
+  output: unknown;
+}
+
+/** What a session is created from: one request (one agent call) of one caller. */
+export interface SessionInit<TTool, TContext> {
+  /** The conversation thread; without one the session shares no state with other requests. */
+  threadId?: string | undefined;
+  requestContext?: TContext | undefined;
+  /** Tools resolved for this request alone (MCP tools with the caller's credentials). */
+  resolvedTools?: Readonly<Record<string, TTool>> | undefined;
+  /** The conversation's tool results so far, for `storage: 'context'`. */
+  toolResults?: Iterable<ToolResultRecord> | undefined;
+}
+
+/** A meta-tool, framework-neutral: adapters wrap it in their framework's tool type. */
+export interface MetaTool<TInput = unknown, TOutput = unknown> {
+  name: string;
+  /** Written for the model. */
+  description: string;
+  inputSchema: z.ZodType<TInput>;
+  /** Never throws: bad input and failures are answered in the output's `message`. */
+  execute: (input: unknown) => Promise<TOutput>;
+}
+
+/** A tool to offer the model on the next step. */
+export interface ActiveTool<TTool> {
+  id: string;
+  tool: TTool;
+  /** Pinned by `alwaysLoaded` rather than loaded. */
+  pinned: boolean;
+}
+
+export const META_TOOL_NAMES = ['search_tools', 'load_tool', 'unload_tool'] as const;

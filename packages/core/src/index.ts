@@ -1,0 +1,52 @@
+export type { CatalogEntry } from './engine/tool-search-engine';
+export { createToolSearchEngine, ToolSearchEngine } from './engine/tool-search-engine';
+export { StoreError, ToolSearchSession } from './engine/tool-search-session';
+export type {
+  ActiveTool,
+  DenialReason,
+  FilterPhase,
+  MetaTool,
+  SearchSettings,
+  SessionInit,
+  ToolFilter,
+  ToolFilterArgs,
+  ToolResultRecord,
+  ToolSearchEngineOptions,
+  ToolSearchEvents,
+} from './engine/types';
+export { META_TOOL_NAMES } from './engine/types';
+export type {
+  LoadToolInput,
+  LoadToolOutput,
+  SearchToolsInput,
+  SearchToolsOutput,
+  SearchToolsResult,
+  UnloadToolInput,
+  UnloadToolOutput,
+} from './meta-tools/meta-tool-schemas';
+export { loadToolInput, searchToolsInput, unloadToolInput } from './meta-tools/meta-tool-schemas';
+export { toolSearchInstructions } from './meta-tools/meta-tool-texts';
+export { stem } from './search/stemmer';
+export { DEFAULT_STOP_WORDS } from './search/stop-words';
+export type { CjkSegmentation, Tokenizer, TokenizerOptions } from './search/tokenizer';
+export { createTokenizer, normalizeText, splitIdentifier } from './search/tokenizer';
+export type { JSONSchema, SchemaText, SearchHit, ToolDescriptor } from './search/tool-descriptor';
+export { extractSchemaText } from './search/tool-descriptor';
+export type { SearchOptions } from './search/tool-index';
+export { MAX_QUERY_LENGTH, ToolIndex } from './search/tool-index';
+export type { FieldName, ToolIndexOptions } from './search/tool-index-options';
+export {
+  DEFAULT_EXACT_ID_BOOST,
+  DEFAULT_FIELD_B,
+  DEFAULT_FIELD_WEIGHTS,
+  DEFAULT_K1,
+  DEFAULT_WORD_ID_BOOST,
+} from './search/tool-index-options';
+export { deriveLoadedToolNames } from './state/context-state';
+export type {
+  LoadedToolEntry,
+  LoadedToolsState,
+  LoadedToolsStore,
+} from './state/loaded-tools-store';
+export type { MemoryStore, MemoryStoreOptions, StateStats } from './state/memory-store';
+export { createMemoryStore, DEFAULT_MAX_THREADS, DEFAULT_TTL } from './state/memory-store';

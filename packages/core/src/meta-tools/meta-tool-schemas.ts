@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** Input of `search_tools`. */
+export const searchToolsInput = z.object({
+  query: z
+    .string()
+    .describe('Keywords or a tool name, e.g. "weather forecast", "create github issue"'),
+  limit: z.number().int().min(1).max(50).optional().describe('How many results to return at most'),
+});
+export type SearchToolsInput = z.infer<typeof searchToolsInput>;
+
+/** One result of `search_tools`, in the shape Mastra's processor answers with. */
+export interface SearchToolsResult {
+  name: string;
+  description: string;
+  score: number;
+}
+
+/** Output of `search_tools`. */
+export interface SearchToolsOutput {
+  results: SearchToolsResult[];
+  message: string;
+  /** Under autoLoad: the tools this search activated (new or already loaded). */
+  loaded?: string[];
+  /** Under autoLoad with a budget: tools evicted to make room. */
+  evicted?: string[];
+}
+
+/** Input of `load_tool`: one name, several, or both. */
+export const loadToolInput = z.object({
+  toolName: z
+    .string()
+    .optional()
+    .describe('The exact name of one tool to load, from search results'),
+  toolNames: z.array(z.string()).optional().describe('Several exact tool names to load at once'),
+});
+export type LoadToolInput = z.infer<typeof loadToolInput>;
+
+/**
+ * Output of `load_tool`, in Mastra's shapes: a single `toolName` answers
+ * `{ success, message, toolName }`; `toolNames` answers with the lists.
+ */
+export interface LoadToolOutput {
+  success: boolean;
+  message: string;
+  toolName?: string;
+  loadedCount?: number;
+  loaded?: string[];
+  alreadyLoaded?: string[];
+  notFound?: string[];
+  /** Tools evicted to stay within `maxLoadedTools`. */
+  evicted?: string[];
+}
+
+/** Input of `unload_tool`. */
+export const unloadToolInput = z.object({
+  toolNames: z.array(z.string()).min(1).describe('Names of loaded tools you no longer need'),
+});
+export type UnloadToolInput = z.infer<typeof unloadToolInput>;
+
+/** Output of `unload_tool`. */
+export interface UnloadToolOutput {
+  success: boolean;
+  message: string;
+  unloaded: string[];
+  notLoaded?: string[];
+}

@@ -1,0 +1,34 @@
+/** What the model reads: descriptions of the meta-tools and the system instruction. */
+
+export function searchToolsDescription(autoLoad: boolean): string {
+  return autoLoad
+    ? 'Find tools for a task you cannot do with the tools you have. Describe the task in a few keywords or give a tool name. The tools found are loaded at once and can be called from your next step.'
+    : 'Find tools for a task you cannot do with the tools you have. Describe the task in a few keywords or give a tool name. Returns matching tool names with descriptions; call load_tool with a name to use it.';
+}
+
+export const LOAD_TOOL_DESCRIPTION =
+  'Load tools found with search_tools so you can call them from your next step. Give one exact name as toolName, or several as toolNames.';
+
+export const UNLOAD_TOOL_DESCRIPTION =
+  'Unload tools you no longer need, to keep your tool list short. They can be loaded again later.';
+
+export function toolSearchInstructions(options: {
+  autoLoad: boolean;
+  unloadTool: boolean;
+}): string {
+  const load = options.autoLoad
+    ? 'The tools it finds are loaded automatically and can be called from your next step.'
+    : 'Then call load_tool with the exact names you need; loaded tools can be called from your next step.';
+  const unload = options.unloadTool ? ' Use unload_tool for tools you are done with.' : '';
+  return `More tools exist than are listed. When you need a capability you do not have, call search_tools with a few keywords. ${load}${unload}`;
+}
+
+/** Search results show descriptions cut to this many characters: enough to choose, cheap in tokens. */
+export const MAX_RESULT_DESCRIPTION = 200;
+
+export function truncateDescription(description: string): string {
+  if (description.length <= MAX_RESULT_DESCRIPTION) return description;
+  const cut = description.slice(0, MAX_RESULT_DESCRIPTION - 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${lastSpace > MAX_RESULT_DESCRIPTION / 2 ? cut.slice(0, lastSpace) : cut}…`;
+}

@@ -1,0 +1,66 @@
+import { FIELD_COUNT } from './tool-index-options';
+
+const INITIAL_CAPACITY = 4;
+
+/** The documents containing one term, in typed arrays that grow by doubling. */
+export interface PostingList {
+  /** Document slots, `length` of them in use. */
+  slots: Int32Array;
+  /** Term frequency per field, `FIELD_COUNT` per posting. */
+  frequencies: Uint8Array;
+  /** Cached BM25F pseudo-frequency per posting, valid while `epoch` matches the index's. */
+  weights: Float32Array;
+  length: number;
+  /** Postings whose document was removed but not yet dropped. */
+  dead: number;
+  epoch: number;
+}
+
+export function createPostingList(): PostingList {
+  return {
+    slots: new Int32Array(INITIAL_CAPACITY),
+    frequencies: new Uint8Array(INITIAL_CAPACITY * FIELD_COUNT),
+    weights: new Float32Array(INITIAL_CAPACITY),
+    length: 0,
+    dead: 0,
+    epoch: -1,
+  };
+}
+
+export function postingAppend(posting: PostingList, slot: number, counts: Uint8Array): void {
+  if (posting.length === posting.slots.length) {
+    const capacity = posting.slots.length * 2;
+    const slots = new Int32Array(capacity);
+    slots.set(posting.slots);
+    const frequencies = new Uint8Array(capacity * FIELD_COUNT);
+    frequencies.set(posting.frequencies);
+    posting.slots = slots;
+    posting.frequencies = frequencies;
+    posting.weights = new Float32Array(capacity);
+  }
+  posting.slots[posting.length] = slot;
+  posting.frequencies.set(counts, posting.length * FIELD_COUNT);
+  posting.length++;
+  posting.epoch = -1;
+}
+
+/** Drops the postings of removed documents (`alive[slot] === 0`), keeping the others in order. */
+export function postingCompact(posting: PostingList, alive: Uint8Array): void {
+  let kept = 0;
+  for (let position = 0; position < posting.length; position++) {
+    const slot = posting.slots[position]!;
+    if (alive[slot] === 0) continue;
+    if (kept !== position) {
+      posting.slots[kept] = slot;
+      posting.frequencies.copyWithin(
+        kept * FIELD_COUNT,
+        position * FIELD_COUNT,
+        (position + 1) * FIELD_COUNT,
+      );
+      posting.weights[kept] = posting.weights[position]!;
+    }
+    kept++;
+  }
+  posting.length = kept;
+  posting.dead = 0;
+}

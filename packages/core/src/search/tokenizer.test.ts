@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createTokenizer, normalizeText, splitIdentifier } from './tokenizer';
+
+describe('splitIdentifier', () => {
+  it.each([
+    ['getWeatherForecast', ['get', 'weather', 'forecast']],
+    ['get_weather_forecast', ['get', 'weather', 'forecast']],
+    ['github.create-issue', ['github', 'create', 'issue']],
+    ['weather__forecast', ['weather', 'forecast']],
+    ['HTMLParser', ['html', 'parser']],
+    ['listS3Buckets', ['list', 's3', 'buckets']],
+  ])('splits %s into its words', (identifier, words) => {
+    expect(splitIdentifier(identifier)).toEqual(words);
+  });
+});
+
+describe('normalizeText', () => {
+  it('folds case, width and Latin diacritics', () => {
+    expect(normalizeText('Crème Brûlée ＡＰＩ Straße')).toBe('creme brulee api strasse');
+  });
+
+  it('keeps Japanese voicing marks', () => {
+    expect(normalizeText('ガイド')).toBe('ガイド');
+  });
+});
+
+describe('createTokenizer', () => {
+  const tokenize = createTokenizer();
+
+  it('drops stop words and stems inflections to one stem', () => {
+    expect(tokenize('the issues')).toEqual(['issu']);
+    expect(
+      new Set(['creates', 'created', 'creating', 'create'].map((word) => tokenize(word)[0])),
+    ).toEqual(new Set(['creat']));
+  });
+
+  it('indexes a camelCase word whole and by its parts', () => {
+    expect(tokenize('GitHub')).toEqual(['github', 'git', 'hub']);
+  });
+
+  it('segments Chinese into characters and bigrams', () => {
+    expect(tokenize('天气预报')).toEqual(['天', '天气', '气', '气预', '预', '预报', '报']);
+  });
+
+  it('separates Latin words inside a Han run', () => {
+    expect(tokenize('查询API密钥')).toEqual(expect.arrayContaining(['查询', 'api', '密钥']));
+  });
+
+  it('segments Japanese with kana', () => {
+    expect(tokenize('天気予報を調べる')).toEqual(expect.arrayContaining(['天気', '予報']));
+  });
+
+  it('uses dictionary words with the segmenter option', () => {
+    expect(createTokenizer({ cjk: 'segmenter' })('北京天气')).toContain('北京');
+  });
+
+  it('segments Thai with Intl.Segmenter', () => {
+    expect(tokenize('สวัสดีครับ').length).toBeGreaterThan(1);
+  });
+
+  it('keeps stop words and inflections when told to', () => {
+    expect(createTokenizer({ stopWords: false, stem: false })('the issues')).toEqual([
+      'the',
+      'issues',
+    ]);
+  });
+
+  it('yields nothing for emoji, punctuation and empty text', () => {
+    expect(tokenize('🚀🔥 ... ??? ')).toEqual([]);
+    expect(tokenize('')).toEqual([]);
+  });
+
+  it('never throws and is deterministic on any string', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (text) => {
+        const first = tokenize(text);
+        expect(tokenize(text)).toEqual(first);
+        for (const term of first) expect(term.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+
+  it('handles lone surrogates and control characters', () => {
+    expect(() => tokenize('\ud800abc\u0000def\u200b')).not.toThrow();
+  });
+});

@@ -1,0 +1,189 @@
+import { stem as englishStem } from './stemmer';
+import { DEFAULT_STOP_WORDS } from './stop-words';
+
+/** How runs of an unspaced script (Han, Kana, Hangul) become terms. */
+export type CjkSegmentation = 'bigram' | 'segmenter' | 'both';
+
+/** Options of {@link createTokenizer}. */
+export interface TokenizerOptions {
+  /**
+   * Words to drop; `false` keeps every word.
+   * @default DEFAULT_STOP_WORDS (English and French function words)
+   */
+  stopWords?: ReadonlySet<string> | false;
+  /**
+   * Conflate English inflections ("creating" → "creat"); `false` keeps words as written.
+   * @default true
+   */
+  stem?: boolean | ((word: string) => string);
+  /**
+   * Han, Kana and Hangul runs: overlapping character bigrams plus the single characters
+   * (`'bigram'`), dictionary words from `Intl.Segmenter` (`'segmenter'`), or both.
+   * @default 'bigram'
+   */
+  cjk?: CjkSegmentation;
+}
+
+/** Turns text into search terms, in order, with repeats; the same function must index tools and read queries. */
+export type Tokenizer = (text: string) => string[];
+
+/**
+ * Letters, digits and marks, plus the apostrophe inside a word ("don't"). Anything else separates
+ * words, which splits `github.create-issue`, `server__tool` and `path/to/file`.
+ */
+const WORD_RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
+/** Scripts written without spaces between words. */
+const UNSPACED_CHAR =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}ー々]/u;
+const UNSPACED_RUN =
+  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々]+)|([\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}ー々]+)/gu;
+/** camelCase and PascalCase boundaries: "getWeather", "HTMLParser", "v2Beta". */
+const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+/** Combining marks on Latin and Greek letters, folded away ("café" → "cafe"); kana voicing marks stay. */
+const LATIN_GREEK_DIACRITIC = /(?<=[\p{Script=Latin}\p{Script=Greek}])\p{Mn}+/gu;
+const APOSTROPHE = /['’]/g;
+/** Distinct words whose analysis is remembered per tokenizer; bounds memory on endless input. */
+const MAX_CACHED_WORDS = 50_000;
+
+let wordSegmenter: Intl.Segmenter | undefined;
+function segmentWords(text: string): string[] {
+  wordSegmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
+  const words: string[] = [];
+  for (const part of wordSegmenter.segment(text)) {
+    if (part.isWordLike) words.push(part.segment);
+  }
+  return words;
+}
+
+/**
+ * Unicode-normalizes text for matching: NFKC (full-width forms and ligatures become plain
+ * letters), case folding, and Latin/Greek diacritic folding.
+ *
+ * @param text - any string
+ * @returns the folded text
+ */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replaceAll('ß', 'ss')
+    .normalize('NFD')
+    .replace(LATIN_GREEK_DIACRITIC, '')
+    .normalize('NFC');
+}
+
+/**
+ * Splits an identifier into its words: `getWeatherForecast`, `get_weather_forecast`,
+ * `github.create-issue` and `weather__forecast` all yield lower-case words.
+ *
+ * @param identifier - a tool id or parameter name
+ * @returns the words, in order
+ */
+export function splitIdentifier(identifier: string): string[] {
+  const words: string[] = [];
+  for (const match of identifier.normalize('NFKC').matchAll(WORD_RUN)) {
+    for (const part of match[0].split(CAMEL_BOUNDARY)) {
+      if (part) words.push(foldWord(part));
+    }
+  }
+  return words;
+}
+
+function pushUnspaced(terms: string[], run: string, mode: CjkSegmentation): void {
+  const chars = Array.from(run);
+  if (mode !== 'segmenter') {
+    // Unigrams keep single-character words findable; bigrams carry most of the precision
+    // (the classic CJK indexing choice, e.g. Lucene's CJKAnalyzer, with unigrams added).
+    for (let index = 0; index < chars.length; index++) {
+      terms.push(chars[index]!);
+      if (index + 1 < chars.length) terms.push(chars[index]! + chars[index + 1]!);
+    }
+  }
+  if (mode !== 'bigram') {
+    for (const word of segmentWords(run)) {
+      if (mode === 'segmenter' || Array.from(word).length > 2) terms.push(word);
+    }
+  }
+}
+
+/**
+ * Creates the tokenizer that {@link ToolIndex} uses: identifier splitting, Unicode folding, stop
+ * words, light English stemming, and segmentation of unspaced scripts.
+ *
+ * @param options - see {@link TokenizerOptions}
+ * @returns a function from text to terms
+ * @example
+ * const tokenize = createTokenizer();
+ * tokenize('getWeatherForecast for Zürich'); // ['get', 'weather', 'forecast', 'zurich']
+ */
+export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
+  const stopWords =
+    options.stopWords === false ? undefined : (options.stopWords ?? DEFAULT_STOP_WORDS);
+  const stemWord =
+    options.stem === false
+      ? undefined
+      : typeof options.stem === 'function'
+        ? options.stem
+        : englishStem;
+  const cjk = options.cjk ?? 'bigram';
+
+  const pushText = (terms: string[], word: string): void => {
+    if (!UNSPACED_CHAR.test(word)) {
+      pushWord(terms, word, stopWords, stemWord);
+      return;
+    }
+    for (const match of word.matchAll(UNSPACED_RUN)) {
+      if (match[1]) pushUnspaced(terms, match[1], cjk);
+      else if (match[2]) terms.push(...segmentWords(match[2]));
+      else if (match[3]) pushWord(terms, match[3], stopWords, stemWord);
+    }
+  };
+
+  const analyzeRun = (run: string): string[] => {
+    const terms: string[] = [];
+    const parts = run.split(CAMEL_BOUNDARY);
+    // "GitHub" is also indexed whole, so the query "github" finds it as well as "git hub".
+    if (parts.length > 1 && !UNSPACED_CHAR.test(run))
+      pushWord(terms, foldWord(run), stopWords, stemWord);
+    for (const part of parts) if (part) pushText(terms, foldWord(part));
+    return terms;
+  };
+
+  // Catalog text repeats a small vocabulary, so analyzing each distinct word once makes indexing
+  // several times faster. The cache is dropped when it grows past its cap.
+  const cache = new Map<string, readonly string[]>();
+  return (text: string): string[] => {
+    const terms: string[] = [];
+    const source = isAscii(text) ? text : text.normalize('NFKC');
+    for (const match of source.matchAll(WORD_RUN)) {
+      const run = match[0];
+      let runTerms = cache.get(run);
+      if (!runTerms) {
+        runTerms = analyzeRun(run);
+        if (cache.size >= MAX_CACHED_WORDS) cache.clear();
+        cache.set(run, runTerms);
+      }
+      for (const term of runTerms) terms.push(term);
+    }
+    return terms;
+  };
+}
+
+function isAscii(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) > 0x7f) return false;
+  return true;
+}
+
+function foldWord(word: string): string {
+  return normalizeText(word).replace(APOSTROPHE, '');
+}
+
+function pushWord(
+  terms: string[],
+  word: string,
+  stopWords: ReadonlySet<string> | undefined,
+  stemWord: ((word: string) => string) | undefined,
+): void {
+  if (stopWords?.has(word)) return;
+  terms.push(stemWord ? stemWord(word) : word);
+}

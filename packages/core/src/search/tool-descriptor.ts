@@ -1,0 +1,84 @@
+/** A JSON Schema object, as tools and MCP servers publish their input schemas. */
+export type JSONSchema = { readonly [key: string]: unknown };
+
+/** What the index knows about a tool: everything it ranks on. */
+export interface ToolDescriptor {
+  /** The name the model sees and loads the tool by. */
+  id: string;
+  /** What the tool does, written for a model. */
+  description?: string;
+  /** The tool's input schema; parameter names and descriptions are searchable. */
+  inputSchema?: JSONSchema;
+  /** Extra search words (synonyms, product names) that appear nowhere else. */
+  keywords?: string[];
+}
+
+/** One ranked search result. */
+export interface SearchHit {
+  /** The tool's id. */
+  id: string;
+  /** Raw BM25F relevance plus ID-match boosts; not normalized, higher is better. */
+  score: number;
+  /** The tool's description, or `''`. */
+  description: string;
+}
+
+/** Text of a tool's input schema, split by what it says. */
+export interface SchemaText {
+  /** Property names at every depth. */
+  names: string[];
+  /** Descriptions, titles and string enum values at every depth. */
+  descriptions: string[];
+}
+
+/** Nesting deeper than this is ignored: real tool schemas stay far shallower, cyclic ones never end. */
+const MAX_SCHEMA_DEPTH = 8;
+/** Caps the work per tool for schemas with huge enums or thousands of properties. */
+const MAX_SCHEMA_STRINGS = 2_000;
+
+/**
+ * Collects the searchable text of a JSON Schema: property names and descriptions of nested
+ * objects, array items and `anyOf`/`oneOf`/`allOf` branches. `$ref`s are not followed.
+ *
+ * @param schema - an input schema, or anything (non-objects yield nothing)
+ * @returns the property names and the descriptive text
+ */
+export function extractSchemaText(schema: unknown): SchemaText {
+  const text: SchemaText = { names: [], descriptions: [] };
+  const seen = new Set<object>();
+  const budget = { left: MAX_SCHEMA_STRINGS };
+
+  const push = (list: string[], value: unknown): void => {
+    if (typeof value === 'string' && value.length > 0 && budget.left-- > 0) list.push(value);
+  };
+
+  const visit = (node: unknown, depth: number, isRoot: boolean): void => {
+    if (node === null || typeof node !== 'object' || depth > MAX_SCHEMA_DEPTH || seen.has(node))
+      return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, depth + 1, false);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    // The root's own description usually repeats the tool description; only nested text is new.
+    if (!isRoot) {
+      push(text.descriptions, record.description);
+      push(text.descriptions, record.title);
+    }
+    if (Array.isArray(record.enum)) for (const value of record.enum) push(text.descriptions, value);
+    const properties = record.properties;
+    if (properties !== null && typeof properties === 'object' && !Array.isArray(properties)) {
+      for (const [name, child] of Object.entries(properties)) {
+        push(text.names, name);
+        visit(child, depth + 1, false);
+      }
+    }
+    for (const key of ['items', 'prefixItems', 'additionalProperties', 'anyOf', 'oneOf', 'allOf']) {
+      visit(record[key], depth + 1, false);
+    }
+  };
+
+  visit(schema, 0, true);
+  return text;
+}

@@ -1,0 +1,497 @@
+import { createPostingList, type PostingList, postingAppend, postingCompact } from './posting-list';
+import { normalizeText, type Tokenizer } from './tokenizer';
+import { extractSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
+import {
+  FIELD_COUNT,
+  FIELD_NAMES,
+  type FieldName,
+  resolveIndexSettings,
+  type ToolIndexOptions,
+} from './tool-index-options';
+import { TopK } from './top-k';
+
+/** Options of {@link ToolIndex.search}. */
+export interface SearchOptions {
+  /**
+   * How many hits to return at most.
+   * @default 5
+   */
+  topK?: number;
+  /**
+   * Hits scoring at or below this are dropped.
+   * @default 0
+   */
+  minScore?: number;
+  /** Keeps only the tools it returns `true` for; a filter that throws excludes the tool. */
+  filter?: (id: string) => boolean;
+}
+
+/** Searching more text than this buys nothing: the query is cut here (a 100 kB query stays fast). */
+export const MAX_QUERY_LENGTH = 4_096;
+/** Distinct query terms scored at most; a model's query never needs more. */
+const MAX_QUERY_TERMS = 64;
+const DEFAULT_TOP_K = 5;
+/** Term frequencies are counted up to this per field; more repeats add nothing to BM25 anyway. */
+const MAX_TERM_FREQUENCY = 255;
+/** Punctuation a model wraps a tool name in (`"get_weather"`, `` `get_weather` ``). */
+const WRAPPING_PUNCTUATION = /^[\s"'`“”‘’()[\]{}<>,;:!?]+|[\s"'`“”‘’()[\]{}<>,;:!?.]+$/gu;
+
+/** The parsed form of a query, shared by every index it is scored against. */
+export interface ParsedQuery {
+  /** Distinct analyzed terms, in query order. */
+  terms: string[];
+  /** Normalized whole query and whitespace-separated words, for the exact-id boost. */
+  exactKeys: string[];
+}
+
+interface Candidate {
+  id: string;
+  score: number;
+  slot: number;
+}
+
+/**
+ * A ranked keyword index over tool descriptors: BM25F over the id's words, the description,
+ * parameter names, parameter descriptions and keywords, plus ID-match boosts.
+ *
+ * Scoring is BM25F as in S. Robertson, H. Zaragoza and M. Taylor, "Simple BM25 extension to
+ * multiple weighted fields" (CIKM 2004): per-field term frequencies are length-normalized
+ * (`tf_f / (1 - b_f + b_f · len_f / avglen_f)`), weighted and summed into one pseudo-frequency
+ * `tf~`, and a term scores `idf · tf~ / (k1 + tf~)`. The idf is the non-negative
+ * `ln(1 + (N - df + 0.5) / (df + 0.5))` used by Lucene's BM25Similarity.
+ *
+ * @example
+ * const index = new ToolIndex([{ id: 'get_weather', description: 'Current weather for a city' }]);
+ * index.search('weather in Paris'); // [{ id: 'get_weather', score: 2.9, description: '...' }]
+ */
+export class ToolIndex {
+  readonly #tokenize: Tokenizer;
+  readonly #fieldWeights: Float64Array;
+  readonly #fieldB: Float64Array;
+  readonly #k1: number;
+  readonly #exactBoost: number;
+  readonly #wordBoost: number;
+
+  readonly #slotById = new Map<string, number>();
+  readonly #slotsByExactKey = new Map<string, number[]>();
+  readonly #termIds = new Map<string, number>();
+  #postings: PostingList[] = [];
+  /** Live documents containing each term. */
+  #documentFrequency = new Int32Array(64);
+
+  #ids: string[] = [];
+  #descriptions: string[] = [];
+  #exactKeys: string[] = [];
+  #alive = new Uint8Array(64);
+  /** Field lengths, `FIELD_COUNT` per slot. */
+  #fieldLengths = new Float64Array(64 * FIELD_COUNT);
+  /** Distinct term ids of each slot, for removal. */
+  #slotTerms: Int32Array[] = [];
+  #slotCount = 0;
+  #liveCount = 0;
+  readonly #fieldLengthSums = new Float64Array(FIELD_COUNT);
+  /** Bumped on every change; cached pseudo-frequencies of an older epoch are stale. */
+  #epoch = 0;
+
+  #scores = new Float64Array(64);
+  #scoring = false;
+
+  /**
+   * @param tools - tools to index; a later tool replaces an earlier one with the same id
+   * @param options - tokenizer, field weights, BM25 parameters and ID boosts
+   */
+  constructor(tools?: Iterable<ToolDescriptor>, options: ToolIndexOptions = {}) {
+    const settings = resolveIndexSettings(options);
+    this.#tokenize = settings.tokenize;
+    this.#fieldWeights = settings.fieldWeights;
+    this.#fieldB = settings.fieldB;
+    this.#k1 = settings.k1;
+    this.#exactBoost = settings.exactBoost;
+    this.#wordBoost = settings.wordBoost;
+    if (tools) for (const tool of tools) this.add(tool);
+  }
+
+  /** Number of tools in the index. */
+  get size(): number {
+    return this.#liveCount;
+  }
+
+  /** Whether a tool with this id is indexed. */
+  has(id: string): boolean {
+    return this.#slotById.has(id);
+  }
+
+  /** The indexed ids, in insertion order (a replaced tool moves to the end). */
+  ids(): string[] {
+    return [...this.#slotById.keys()];
+  }
+
+  /**
+   * Indexes a tool, replacing any tool with the same id.
+   * @param tool - the tool's id, description, input schema and keywords
+   */
+  add(tool: ToolDescriptor): void {
+    if (typeof tool?.id !== 'string' || tool.id.length === 0) {
+      throw new TypeError(
+        `ToolIndex.add: a tool needs a non-empty string id, got ${describeValue(tool?.id)}`,
+      );
+    }
+    this.remove(tool.id);
+    const fields = this.#analyze(tool);
+    const slot = this.#allocateSlot();
+    const frequencies = new Map<number, Uint8Array>();
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      const terms = fields[field]!;
+      this.#fieldLengths[slot * FIELD_COUNT + field] = terms.length;
+      this.#fieldLengthSums[field]! += terms.length;
+      for (const term of terms) {
+        const termId = this.#internTerm(term);
+        let counts = frequencies.get(termId);
+        if (!counts) {
+          counts = new Uint8Array(FIELD_COUNT);
+          frequencies.set(termId, counts);
+        }
+        if (counts[field]! < MAX_TERM_FREQUENCY) counts[field]!++;
+      }
+    }
+    const slotTerms = new Int32Array(frequencies.size);
+    let position = 0;
+    for (const [termId, counts] of frequencies) {
+      postingAppend(this.#postings[termId]!, slot, counts);
+      this.#documentFrequency[termId]!++;
+      slotTerms[position++] = termId;
+    }
+    this.#slotTerms[slot] = slotTerms;
+    this.#ids[slot] = tool.id;
+    this.#descriptions[slot] = typeof tool.description === 'string' ? tool.description : '';
+    const exactKey = toExactKey(tool.id);
+    this.#exactKeys[slot] = exactKey;
+    const sameKey = this.#slotsByExactKey.get(exactKey);
+    if (sameKey) sameKey.push(slot);
+    else this.#slotsByExactKey.set(exactKey, [slot]);
+    this.#alive[slot] = 1;
+    this.#slotById.set(tool.id, slot);
+    this.#liveCount++;
+    this.#epoch++;
+  }
+
+  /**
+   * Removes a tool.
+   * @param id - the tool's id
+   * @returns whether a tool was removed
+   */
+  remove(id: string): boolean {
+    const slot = this.#slotById.get(id);
+    if (slot === undefined) return false;
+    this.#slotById.delete(id);
+    this.#alive[slot] = 0;
+    for (const termId of this.#slotTerms[slot]!) {
+      this.#documentFrequency[termId]!--;
+      this.#postings[termId]!.dead++;
+    }
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      this.#fieldLengthSums[field]! -= this.#fieldLengths[slot * FIELD_COUNT + field]!;
+    }
+    const exactKey = this.#exactKeys[slot]!;
+    const sameKey = this.#slotsByExactKey.get(exactKey)!.filter((other) => other !== slot);
+    if (sameKey.length > 0) this.#slotsByExactKey.set(exactKey, sameKey);
+    else this.#slotsByExactKey.delete(exactKey);
+    this.#slotTerms[slot] = new Int32Array(0);
+    this.#descriptions[slot] = '';
+    this.#liveCount--;
+    this.#epoch++;
+    return true;
+  }
+
+  /**
+   * Ranks the tools for a query, best first.
+   * @param query - free text, a tool name, or both
+   * @param options - `topK` (default 5), `minScore` (default 0) and a `filter`
+   * @returns at most `topK` hits scoring above `minScore`, by score then id
+   */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    return searchIndexes([this], query, options);
+  }
+
+  /**
+   * The words of a query that match no indexed tool (stop words excluded), as the query spells
+   * them: what a catalog is missing, for telemetry.
+   * @param query - the query as searched
+   */
+  unmatchedTerms(query: string): string[] {
+    const unmatched: string[] = [];
+    for (const word of String(query).slice(0, MAX_QUERY_LENGTH).split(/\s+/u)) {
+      const terms = this.#tokenize(word);
+      if (terms.length === 0) continue;
+      if (!terms.some((term) => this.documentFrequency(term) > 0)) unmatched.push(word);
+    }
+    return unmatched;
+  }
+
+  /** @internal Parses a query with this index's tokenizer. */
+  parseQuery(query: string): ParsedQuery {
+    const text = typeof query === 'string' ? query.slice(0, MAX_QUERY_LENGTH) : '';
+    const terms = [...new Set(this.#tokenize(text))].slice(0, MAX_QUERY_TERMS);
+    const exactKeys = new Set<string>();
+    const whole = toExactKey(text);
+    if (whole) exactKeys.add(whole);
+    for (const word of whole.split(/\s+/u)) {
+      const key = toExactKey(word);
+      if (key && exactKeys.size <= MAX_QUERY_TERMS) exactKeys.add(key);
+    }
+    return { terms, exactKeys: [...exactKeys] };
+  }
+
+  /** @internal Live documents containing `term` (an analyzed term). */
+  documentFrequency(term: string): number {
+    const termId = this.#termIds.get(term);
+    return termId === undefined ? 0 : this.#documentFrequency[termId]!;
+  }
+
+  /**
+   * @internal Scores this index's tools for a parsed query with the given idf per term (shared
+   * across indexes searched together) and feeds the passing ones to `top`.
+   */
+  collect(
+    query: ParsedQuery,
+    idf: readonly number[],
+    options: {
+      minScore: number;
+      filter: ((id: string) => boolean) | undefined;
+      top: TopK<Candidate>;
+    },
+  ): void {
+    const reentrant = this.#scoring;
+    const scores = reentrant ? new Float64Array(this.#slotCount) : this.#scores;
+    const touched: number[] = [];
+    this.#scoring = true;
+    try {
+      for (let index = 0; index < query.terms.length; index++) {
+        const termId = this.#termIds.get(query.terms[index]!);
+        if (termId === undefined || this.#documentFrequency[termId] === 0) continue;
+        this.#scoreTerm(termId, idf[index]!, scores, touched);
+      }
+      if (this.#exactBoost !== 0) {
+        for (const key of query.exactKeys) {
+          for (const slot of this.#slotsByExactKey.get(key) ?? []) {
+            if (scores[slot] === 0) touched.push(slot);
+            scores[slot]! += this.#exactBoost;
+          }
+        }
+      }
+      for (const slot of touched) {
+        const score = scores[slot]!;
+        scores[slot] = 0;
+        const id = this.#ids[slot]!;
+        if (!(score > options.minScore) || !options.top.accepts(score, id)) continue;
+        if (options.filter && !passes(options.filter, id)) continue;
+        options.top.push({ id, score, slot });
+      }
+    } finally {
+      if (!reentrant) this.#scoring = false;
+    }
+  }
+
+  /** @internal The description stored for a slot. */
+  descriptionAt(slot: number): string {
+    return this.#descriptions[slot] ?? '';
+  }
+
+  #scoreTerm(termId: number, idf: number, scores: Float64Array, touched: number[]): void {
+    const posting = this.#postings[termId]!;
+    if (posting.dead > posting.length / 2) postingCompact(posting, this.#alive);
+    if (posting.epoch !== this.#epoch) this.#weigh(posting);
+    const k1 = this.#k1;
+    const wordBoost = this.#wordBoost;
+    const { slots, weights, frequencies } = posting;
+    const alive = this.#alive;
+    for (let position = 0; position < posting.length; position++) {
+      const slot = slots[position]!;
+      if (alive[slot] === 0) continue;
+      const weight = weights[position]!;
+      let score = (idf * weight) / (k1 + weight);
+      // ID-word boost: the term is one of the id's words (field 0 holds the id's words).
+      if (wordBoost !== 0 && frequencies[position * FIELD_COUNT]! > 0) score += wordBoost;
+      if (scores[slot] === 0) touched.push(slot);
+      scores[slot]! += score;
+    }
+  }
+
+  /** Recomputes the pseudo-frequencies `tf~` of a posting list for the current average lengths. */
+  #weigh(posting: PostingList): void {
+    const averages = new Float64Array(FIELD_COUNT);
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      averages[field] = this.#liveCount > 0 ? this.#fieldLengthSums[field]! / this.#liveCount : 0;
+    }
+    const { slots, weights, frequencies } = posting;
+    for (let position = 0; position < posting.length; position++) {
+      const slot = slots[position]!;
+      let weight = 0;
+      for (let field = 0; field < FIELD_COUNT; field++) {
+        const frequency = frequencies[position * FIELD_COUNT + field]!;
+        if (frequency === 0) continue;
+        const average = averages[field]!;
+        const b = this.#fieldB[field]!;
+        const length = this.#fieldLengths[slot * FIELD_COUNT + field]!;
+        const norm = average > 0 ? 1 - b + (b * length) / average : 1;
+        weight += (this.#fieldWeights[field]! * frequency) / norm;
+      }
+      weights[position] = weight;
+    }
+    posting.epoch = this.#epoch;
+  }
+
+  #analyze(tool: ToolDescriptor): string[][] {
+    const schema = extractSchemaText(tool.inputSchema);
+    const tokenize = this.#tokenize;
+    const joinTerms = (texts: readonly unknown[]): string[] =>
+      texts.flatMap((text) => (typeof text === 'string' ? tokenize(text) : []));
+    const fields: Record<FieldName, string[]> = {
+      id: tokenize(tool.id),
+      description: typeof tool.description === 'string' ? tokenize(tool.description) : [],
+      parameters: joinTerms(schema.names),
+      parameterDescriptions: joinTerms(schema.descriptions),
+      keywords: Array.isArray(tool.keywords) ? joinTerms(tool.keywords) : [],
+    };
+    return FIELD_NAMES.map((name) => fields[name]);
+  }
+
+  #internTerm(term: string): number {
+    let termId = this.#termIds.get(term);
+    if (termId === undefined) {
+      termId = this.#postings.length;
+      this.#termIds.set(term, termId);
+      this.#postings.push(createPostingList());
+      if (termId >= this.#documentFrequency.length) {
+        const grown = new Int32Array(this.#documentFrequency.length * 2);
+        grown.set(this.#documentFrequency);
+        this.#documentFrequency = grown;
+      }
+    }
+    return termId;
+  }
+
+  #allocateSlot(): number {
+    if (this.#slotCount === this.#alive.length) {
+      // Slots of removed tools are reclaimed by renumbering once they are most of the array.
+      if (this.#slotCount - this.#liveCount > this.#slotCount / 2) this.#compact();
+      if (this.#slotCount === this.#alive.length) this.#grow(this.#alive.length * 2);
+    }
+    return this.#slotCount++;
+  }
+
+  #grow(capacity: number): void {
+    const alive = new Uint8Array(capacity);
+    alive.set(this.#alive);
+    this.#alive = alive;
+    const lengths = new Float64Array(capacity * FIELD_COUNT);
+    lengths.set(this.#fieldLengths);
+    this.#fieldLengths = lengths;
+    this.#scores = new Float64Array(capacity);
+  }
+
+  /** Renumbers live slots densely and drops removed ones from every posting list. */
+  #compact(): void {
+    const remap = new Int32Array(this.#slotCount).fill(-1);
+    let next = 0;
+    for (let slot = 0; slot < this.#slotCount; slot++) {
+      if (this.#alive[slot] === 0) continue;
+      const target = next++;
+      remap[slot] = target;
+      this.#ids[target] = this.#ids[slot]!;
+      this.#descriptions[target] = this.#descriptions[slot]!;
+      this.#exactKeys[target] = this.#exactKeys[slot]!;
+      this.#slotTerms[target] = this.#slotTerms[slot]!;
+      this.#fieldLengths.copyWithin(
+        target * FIELD_COUNT,
+        slot * FIELD_COUNT,
+        (slot + 1) * FIELD_COUNT,
+      );
+    }
+    for (const posting of this.#postings) {
+      postingCompact(posting, this.#alive);
+      for (let position = 0; position < posting.length; position++) {
+        posting.slots[position] = remap[posting.slots[position]!]!;
+      }
+    }
+    this.#alive.fill(0);
+    this.#alive.fill(1, 0, next);
+    this.#ids.length = next;
+    this.#descriptions.length = next;
+    this.#exactKeys.length = next;
+    this.#slotTerms.length = next;
+    this.#slotCount = next;
+    for (const [id, slot] of this.#slotById) this.#slotById.set(id, remap[slot]!);
+    for (const [key, slots] of this.#slotsByExactKey) {
+      this.#slotsByExactKey.set(
+        key,
+        slots.map((slot) => remap[slot]!),
+      );
+    }
+    this.#epoch++;
+  }
+}
+
+/**
+ * @internal Searches several indexes as one corpus: document frequencies and counts are summed
+ * so a small per-request index and a large static one share one idf; each index keeps its own
+ * average field lengths. Used for tools resolved per request.
+ */
+export function searchIndexes(
+  indexes: readonly ToolIndex[],
+  query: string,
+  options: SearchOptions & {
+    indexFilters?: readonly (((id: string) => boolean) | undefined)[];
+  } = {},
+): SearchHit[] {
+  const topK = resolveTopK(options.topK);
+  const primary = indexes[0];
+  if (topK === 0 || !primary) return [];
+  const minScore = Number.isNaN(options.minScore) ? 0 : (options.minScore ?? 0);
+  const parsed = primary.parseQuery(query);
+  let total = 0;
+  for (const index of indexes) total += index.size;
+  const idf = parsed.terms.map((term) => {
+    let frequency = 0;
+    for (const index of indexes) frequency += index.documentFrequency(term);
+    return Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+  });
+  const top = new TopK<Candidate & { index: ToolIndex }>(topK);
+  for (const [position, index] of indexes.entries()) {
+    const sink = new TopK<Candidate>(topK);
+    const indexFilter = options.indexFilters?.[position];
+    const filter =
+      indexFilter && options.filter
+        ? (id: string) => indexFilter(id) && options.filter!(id)
+        : (indexFilter ?? options.filter);
+    index.collect(parsed, idf, { minScore, filter, top: sink });
+    for (const hit of sink.sorted()) top.push({ ...hit, index });
+  }
+  return top.sorted().map((hit) => ({
+    id: hit.id,
+    score: hit.score,
+    description: hit.index.descriptionAt(hit.slot),
+  }));
+}
+
+function resolveTopK(topK: number | undefined): number {
+  if (topK === undefined || Number.isNaN(topK)) return DEFAULT_TOP_K;
+  if (topK === Number.POSITIVE_INFINITY) return Number.MAX_SAFE_INTEGER;
+  return Math.max(0, Math.floor(topK));
+}
+
+function toExactKey(text: string): string {
+  return normalizeText(text).replace(WRAPPING_PUNCTUATION, '');
+}
+
+function passes(filter: (id: string) => boolean, id: string): boolean {
+  try {
+    return filter(id) === true;
+  } catch {
+    return false;
+  }
+}
+
+function describeValue(value: unknown): string {
+  return value === undefined ? 'undefined' : (JSON.stringify(value) ?? typeof value);
+}
