@@ -1,0 +1,50 @@
+import type { SearchToolsOutput } from 'tool-search-core';
+
+/** What the model sees each step: the tools it was sent and the last tool result. */
+export interface ModelInput {
+  toolNames: readonly string[];
+  lastResult: { toolName: string; output: unknown } | undefined;
+}
+
+export type ModelAction =
+  | { type: 'tool-call'; toolName: string; input: Record<string, unknown> }
+  | { type: 'answer'; text: string };
+
+/** One thing the task needs: what to search for, and how to call the tool found. */
+export interface Intent {
+  query: string;
+  input: Record<string, unknown>;
+  summarize: (output: unknown) => string;
+}
+
+/**
+ * A scripted stand-in for an LLM, so the demo runs offline: for each intent it searches, loads
+ * the top result, calls it, then answers from what the tools returned. It acts only on what the
+ * loop really gives it (search results, the tools it was sent), so a wrong ranking shows.
+ */
+export function createScriptedModel(
+  intents: readonly Intent[],
+): (input: ModelInput) => ModelAction {
+  let current = 0;
+  let chosen: string | undefined;
+  const findings: string[] = [];
+  return ({ toolNames, lastResult }) => {
+    const intent = intents[current];
+    if (!intent) return { type: 'answer', text: findings.join(' ') };
+    if (lastResult?.toolName === 'search_tools') {
+      chosen = (lastResult.output as SearchToolsOutput).results[0]?.name;
+      if (chosen) return { type: 'tool-call', toolName: 'load_tool', input: { toolName: chosen } };
+    }
+    if (chosen && lastResult?.toolName === chosen) {
+      findings.push(intent.summarize(lastResult.output));
+      current++;
+      chosen = undefined;
+      const next = intents[current];
+      if (!next) return { type: 'answer', text: findings.join(' ') };
+      return { type: 'tool-call', toolName: 'search_tools', input: { query: next.query } };
+    }
+    if (chosen && toolNames.includes(chosen))
+      return { type: 'tool-call', toolName: chosen, input: intent.input };
+    return { type: 'tool-call', toolName: 'search_tools', input: { query: intent.query } };
+  };
+}
