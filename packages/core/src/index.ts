@@ -36,8 +36,8 @@ export type { SearchOptions } from './search/tool-index';
 export { MAX_QUERY_LENGTH, ToolIndex } from './search/tool-index';
 export type { FieldName, ToolIndexOptions } from './search/tool-index-options';
 export {
+  DEFAULT_B,
   DEFAULT_EXACT_ID_BOOST,
-  DEFAULT_FIELD_B,
   DEFAULT_FIELD_WEIGHTS,
   DEFAULT_K1,
   DEFAULT_WORD_ID_BOOST,

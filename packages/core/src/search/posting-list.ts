@@ -27,7 +27,13 @@ export function createPostingList(): PostingList {
   };
 }
 
-export function postingAppend(posting: PostingList, slot: number, counts: Uint8Array): void {
+/** Appends a posting whose per-field counts are `counts[offset .. offset + FIELD_COUNT)`. */
+export function postingAppend(
+  posting: PostingList,
+  slot: number,
+  counts: Uint8Array,
+  offset: number,
+): void {
   if (posting.length === posting.slots.length) {
     const capacity = posting.slots.length * 2;
     const slots = new Int32Array(capacity);
@@ -39,7 +45,10 @@ export function postingAppend(posting: PostingList, slot: number, counts: Uint8A
     posting.weights = new Float32Array(capacity);
   }
   posting.slots[posting.length] = slot;
-  posting.frequencies.set(counts, posting.length * FIELD_COUNT);
+  posting.frequencies.set(
+    counts.subarray(offset, offset + FIELD_COUNT),
+    posting.length * FIELD_COUNT,
+  );
   posting.length++;
   posting.epoch = -1;
 }

@@ -39,8 +39,9 @@ describe('createTokenizer', () => {
     expect(tokenize('GitHub')).toEqual(['github', 'git', 'hub']);
   });
 
-  it('segments Chinese into characters and bigrams', () => {
-    expect(tokenize('天气预报')).toEqual(['天', '天气', '气', '气预', '预', '预报', '报']);
+  it('segments Chinese into overlapping bigrams, and a lone character as itself', () => {
+    expect(tokenize('天气预报')).toEqual(['天气', '气预', '预报']);
+    expect(tokenize('书 and 笔')).toEqual(['书', '笔']);
   });
 
   it('separates Latin words inside a Han run', () => {

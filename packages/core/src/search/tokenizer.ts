@@ -1,5 +1,6 @@
 import { stem as englishStem } from './stemmer';
 import { DEFAULT_STOP_WORDS } from './stop-words';
+import { forEachWordRun } from './word-runs';
 
 /** How runs of an unspaced script (Han, Kana, Hangul) become terms. */
 export type CjkSegmentation = 'bigram' | 'segmenter' | 'both';
@@ -17,8 +18,8 @@ export interface TokenizerOptions {
    */
   stem?: boolean | ((word: string) => string);
   /**
-   * Han, Kana and Hangul runs: overlapping character bigrams plus the single characters
-   * (`'bigram'`), dictionary words from `Intl.Segmenter` (`'segmenter'`), or both.
+   * Han, Kana and Hangul runs: overlapping character bigrams (`'bigram'`), dictionary words
+   * from `Intl.Segmenter` (`'segmenter'`), or both.
    * @default 'bigram'
    */
   cjk?: CjkSegmentation;
@@ -27,11 +28,6 @@ export interface TokenizerOptions {
 /** Turns text into search terms, in order, with repeats; the same function must index tools and read queries. */
 export type Tokenizer = (text: string) => string[];
 
-/**
- * Letters, digits and marks, plus the apostrophe inside a word ("don't"). Anything else separates
- * words, which splits `github.create-issue`, `server__tool` and `path/to/file`.
- */
-const WORD_RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
 /** Scripts written without spaces between words. */
 const UNSPACED_CHAR =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}ー々]/u;
@@ -81,23 +77,23 @@ export function normalizeText(text: string): string {
  */
 export function splitIdentifier(identifier: string): string[] {
   const words: string[] = [];
-  for (const match of identifier.normalize('NFKC').matchAll(WORD_RUN)) {
-    for (const part of match[0].split(CAMEL_BOUNDARY)) {
+  forEachWordRun(identifier.normalize('NFKC'), (run) => {
+    for (const part of run.split(CAMEL_BOUNDARY)) {
       if (part) words.push(foldWord(part));
     }
-  }
+  });
   return words;
 }
 
 function pushUnspaced(terms: string[], run: string, mode: CjkSegmentation): void {
   const chars = Array.from(run);
   if (mode !== 'segmenter') {
-    // Unigrams keep single-character words findable; bigrams carry most of the precision
-    // (the classic CJK indexing choice, e.g. Lucene's CJKAnalyzer, with unigrams added).
-    for (let index = 0; index < chars.length; index++) {
-      terms.push(chars[index]!);
-      if (index + 1 < chars.length) terms.push(chars[index]! + chars[index + 1]!);
-    }
+    // Overlapping bigrams, and a lone character as itself: the standard indexing of unspaced
+    // CJK text (as in Lucene's CJKAnalyzer). Unigrams of longer runs were measured to add noise:
+    // common characters (的, 我, 是) match everything.
+    if (chars.length === 1) terms.push(chars[0]!);
+    for (let index = 0; index + 1 < chars.length; index++)
+      terms.push(chars[index]! + chars[index + 1]!);
   }
   if (mode !== 'bigram') {
     for (const word of segmentWords(run)) {
@@ -155,8 +151,7 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
   return (text: string): string[] => {
     const terms: string[] = [];
     const source = isAscii(text) ? text : text.normalize('NFKC');
-    for (const match of source.matchAll(WORD_RUN)) {
-      const run = match[0];
+    forEachWordRun(source, (run) => {
       let runTerms = cache.get(run);
       if (!runTerms) {
         runTerms = analyzeRun(run);
@@ -164,7 +159,7 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
         cache.set(run, runTerms);
       }
       for (const term of runTerms) terms.push(term);
-    }
+    });
     return terms;
   };
 }

@@ -20,7 +20,7 @@ export interface ToolIndexOptions {
    * ID-match boosts added to the score: `exact` when the query, or one of its whitespace-separated
    * words, equals the tool id (case-insensitive); `word` for each query term that is one of the
    * id's words. `0` turns a boost off.
-   * @default { exact: 5, word: 2 }
+   * @default { exact: 1, word: 0.5 }
    */
   idBoost?: { exact?: number; word?: number };
 }
@@ -35,36 +35,36 @@ export const FIELD_NAMES: readonly FieldName[] = [
 export const FIELD_COUNT = FIELD_NAMES.length;
 
 /**
- * Default field weights. The id's words are the strongest evidence of what a tool does, keywords
- * are curated by the catalog's author, parameter names are short and telling, and parameter
- * descriptions are long and often generic ("The ID of the ..."), so they count least.
+ * Default field weights: every occurrence counts the same, except the id's words and curated
+ * keywords, which name what the tool is about and count double. Parameter descriptions were
+ * measured to carry as much signal as the description (docs/decisions/0001-ranking.md).
  */
 export const DEFAULT_FIELD_WEIGHTS: Readonly<Record<FieldName, number>> = {
-  id: 3,
+  id: 2,
   description: 1,
-  parameters: 0.8,
-  parameterDescriptions: 0.4,
+  parameters: 1,
+  parameterDescriptions: 1,
   keywords: 2,
 };
 
-/**
- * Default length normalization. Ids and parameter lists are short and similar in length, so
- * normalizing them mostly adds noise; descriptions vary from one line to a page.
- */
-export const DEFAULT_FIELD_B: Readonly<Record<FieldName, number>> = {
-  id: 0.3,
-  description: 0.75,
-  parameters: 0.5,
-  parameterDescriptions: 0.75,
-  keywords: 0.5,
-};
+/** BM25's usual length normalization (Robertson & Zaragoza 2009), the same for every field. */
+export const DEFAULT_B = 0.75;
 
 /** The k1 most BM25 implementations default to (Robertson & Zaragoza 2009 suggest 1.2–2.0). */
 export const DEFAULT_K1 = 1.2;
-/** Documented contract: +5 when a query term equals the tool id. */
-export const DEFAULT_EXACT_ID_BOOST = 5;
-/** Documented contract: +2 when a query term is one of the id's words. */
-export const DEFAULT_WORD_ID_BOOST = 2;
+/**
+ * Mastra documents +5 when a query term equals the tool id. A query that is a tool's name finds
+ * it first 99.7% of the time with +1 already (91.5% with none), while +5 also lifts one-word ids
+ * above better matches for natural-language queries; +1 measured best on both counts
+ * (docs/decisions/0001-ranking.md). Set `idBoost.exact: 5` for Mastra's.
+ */
+export const DEFAULT_EXACT_ID_BOOST = 1;
+/**
+ * Mastra documents +2 per query term found in the id. The id's words already weigh double in
+ * BM25F, so a large flat bonus mostly reorders natural-language queries by id length; 0.5 keeps
+ * the bonus and measured best (docs/decisions/0001-ranking.md). Set `idBoost.word: 2` for Mastra's.
+ */
+export const DEFAULT_WORD_ID_BOOST = 0.5;
 
 export interface IndexSettings {
   tokenize: Tokenizer;
@@ -87,8 +87,7 @@ export function resolveIndexSettings(options: ToolIndexOptions): IndexSettings {
       `fieldWeights.${name}`,
       options.fieldWeights?.[name] ?? DEFAULT_FIELD_WEIGHTS[name],
     );
-    const b =
-      typeof options.b === 'number' ? options.b : (options.b?.[name] ?? DEFAULT_FIELD_B[name]);
+    const b = typeof options.b === 'number' ? options.b : (options.b?.[name] ?? DEFAULT_B);
     if (!(b >= 0 && b <= 1))
       throw new RangeError(`ToolIndex: b.${name} must be between 0 and 1, got ${b}`);
     fieldB[field] = b;

@@ -49,9 +49,9 @@ describe('ToolIndex', () => {
     expect(index.search('hubspot')[0]?.id).toBe('crm_lookup');
   });
 
-  it('adds +5 for a query equal to the id and +2 for each id word', () => {
+  it("adds +5 for a query equal to the id and +2 for each id word (Mastra's weights)", () => {
     const plain = new ToolIndex(tools, { idBoost: { exact: 0, word: 0 } });
-    const boosted = new ToolIndex(tools);
+    const boosted = new ToolIndex(tools, { idBoost: { exact: 5, word: 2 } });
     const base = plain
       .search('get_weather', { topK: 10 })
       .find((hit) => hit.id === 'get_weather')!.score;
@@ -156,6 +156,16 @@ describe('ToolIndex', () => {
     expect(index.search('constructor')[0]?.id).toBe('constructor');
     expect(index.search('text')[0]?.id).toBe('toString');
     expect(index.has('hasOwnProperty')).toBe(false);
+  });
+
+  it('defaults to an exact-id boost of 1 and a word boost of 0.5', () => {
+    const plain = new ToolIndex(tools, { idBoost: { exact: 0, word: 0 } });
+    const score = (of: ToolIndex, query: string) =>
+      of.search(query, { topK: 10 }).find((hit) => hit.id === 'get_weather')!.score;
+    expect(score(new ToolIndex(tools), 'get_weather') - score(plain, 'get_weather')).toBeCloseTo(
+      2,
+      6,
+    );
   });
 
   it('rejects a tool without an id', () => {

@@ -3,7 +3,6 @@ import { normalizeText, type Tokenizer } from './tokenizer';
 import { extractSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
 import {
   FIELD_COUNT,
-  FIELD_NAMES,
   type FieldName,
   resolveIndexSettings,
   type ToolIndexOptions,
@@ -33,6 +32,15 @@ const MAX_QUERY_TERMS = 64;
 const DEFAULT_TOP_K = 5;
 /** Term frequencies are counted up to this per field; more repeats add nothing to BM25 anyway. */
 const MAX_TERM_FREQUENCY = 255;
+/** Distinct field texts whose term ids are remembered; past it the cache starts over. */
+const MAX_CACHED_TEXTS = 50_000;
+const FIELD = {
+  id: 0,
+  description: 1,
+  parameters: 2,
+  parameterDescriptions: 3,
+  keywords: 4,
+} as const;
 /** Punctuation a model wraps a tool name in (`"get_weather"`, `` `get_weather` ``). */
 const WRAPPING_PUNCTUATION = /^[\s"'`“”‘’()[\]{}<>,;:!?]+|[\s"'`“”‘’()[\]{}<>,;:!?.]+$/gu;
 
@@ -96,6 +104,14 @@ export class ToolIndex {
   #scores = new Float64Array(64);
   #scoring = false;
 
+  /** Scratch for `add`: per term, the add that last saw it and its position in that add. */
+  #seenAt = new Int32Array(64);
+  #localIndex = new Int32Array(64);
+  #localTerms = new Int32Array(256);
+  #localCounts = new Uint8Array(256 * FIELD_COUNT);
+  #addCount = 0;
+  readonly #textCache = new Map<string, Int32Array>();
+
   /**
    * @param tools - tools to index; a later tool replaces an earlier one with the same id
    * @param options - tokenizer, field weights, BM25 parameters and ID boosts
@@ -137,29 +153,32 @@ export class ToolIndex {
       );
     }
     this.remove(tool.id);
-    const fields = this.#analyze(tool);
     const slot = this.#allocateSlot();
-    const frequencies = new Map<number, Uint8Array>();
-    for (let field = 0; field < FIELD_COUNT; field++) {
-      const terms = fields[field]!;
-      this.#fieldLengths[slot * FIELD_COUNT + field] = terms.length;
-      this.#fieldLengthSums[field]! += terms.length;
-      for (const term of terms) {
-        const termId = this.#internTerm(term);
-        let counts = frequencies.get(termId);
-        if (!counts) {
-          counts = new Uint8Array(FIELD_COUNT);
-          frequencies.set(termId, counts);
+    const stamp = ++this.#addCount;
+    let distinct = 0;
+    const accumulate = (termIds: Int32Array, field: number): void => {
+      this.#fieldLengths[slot * FIELD_COUNT + field]! += termIds.length;
+      this.#fieldLengthSums[field]! += termIds.length;
+      for (const termId of termIds) {
+        if (this.#seenAt[termId] !== stamp) {
+          this.#seenAt[termId] = stamp;
+          this.#localIndex[termId] = distinct;
+          if (distinct === this.#localTerms.length) this.#growScratch();
+          this.#localTerms[distinct] = termId;
+          this.#localCounts.fill(0, distinct * FIELD_COUNT, (distinct + 1) * FIELD_COUNT);
+          distinct++;
         }
-        if (counts[field]! < MAX_TERM_FREQUENCY) counts[field]!++;
+        const at = this.#localIndex[termId]! * FIELD_COUNT + field;
+        if (this.#localCounts[at]! < MAX_TERM_FREQUENCY) this.#localCounts[at]!++;
       }
-    }
-    const slotTerms = new Int32Array(frequencies.size);
-    let position = 0;
-    for (const [termId, counts] of frequencies) {
-      postingAppend(this.#postings[termId]!, slot, counts);
+    };
+    this.#fieldLengths.fill(0, slot * FIELD_COUNT, (slot + 1) * FIELD_COUNT);
+    this.#analyze(tool, accumulate);
+    const slotTerms = this.#localTerms.slice(0, distinct);
+    for (let local = 0; local < distinct; local++) {
+      const termId = slotTerms[local]!;
+      postingAppend(this.#postings[termId]!, slot, this.#localCounts, local * FIELD_COUNT);
       this.#documentFrequency[termId]!++;
-      slotTerms[position++] = termId;
     }
     this.#slotTerms[slot] = slotTerms;
     this.#ids[slot] = tool.id;
@@ -341,19 +360,51 @@ export class ToolIndex {
     posting.epoch = this.#epoch;
   }
 
-  #analyze(tool: ToolDescriptor): string[][] {
+  /** Feeds each field's term ids to `accumulate`, field by field. */
+  #analyze(tool: ToolDescriptor, accumulate: (termIds: Int32Array, field: number) => void): void {
+    accumulate(this.#termIdsOf(tool.id, false), FIELD.id);
+    if (typeof tool.description === 'string') {
+      accumulate(this.#termIdsOf(tool.description, true), FIELD.description);
+    }
     const schema = extractSchemaText(tool.inputSchema);
-    const tokenize = this.#tokenize;
-    const joinTerms = (texts: readonly unknown[]): string[] =>
-      texts.flatMap((text) => (typeof text === 'string' ? tokenize(text) : []));
-    const fields: Record<FieldName, string[]> = {
-      id: tokenize(tool.id),
-      description: typeof tool.description === 'string' ? tokenize(tool.description) : [],
-      parameters: joinTerms(schema.names),
-      parameterDescriptions: joinTerms(schema.descriptions),
-      keywords: Array.isArray(tool.keywords) ? joinTerms(tool.keywords) : [],
-    };
-    return FIELD_NAMES.map((name) => fields[name]);
+    for (const name of schema.names) accumulate(this.#termIdsOf(name, true), FIELD.parameters);
+    for (const text of schema.descriptions) {
+      accumulate(this.#termIdsOf(text, true), FIELD.parameterDescriptions);
+    }
+    if (Array.isArray(tool.keywords)) {
+      for (const keyword of tool.keywords) {
+        if (typeof keyword === 'string') accumulate(this.#termIdsOf(keyword, true), FIELD.keywords);
+      }
+    }
+  }
+
+  /**
+   * The term ids of a text. Texts repeat across a catalog (parameter names such as "limit",
+   * descriptions such as "The ID of the repository"), so each distinct text is analyzed once;
+   * the cache is bounded and term ids never change, so an entry never goes stale.
+   */
+  #termIdsOf(text: string, cacheable: boolean): Int32Array {
+    let termIds = cacheable ? this.#textCache.get(text) : undefined;
+    if (termIds) return termIds;
+    const terms = this.#tokenize(text);
+    termIds = new Int32Array(terms.length);
+    for (let position = 0; position < terms.length; position++) {
+      termIds[position] = this.#internTerm(terms[position]!);
+    }
+    if (cacheable) {
+      if (this.#textCache.size >= MAX_CACHED_TEXTS) this.#textCache.clear();
+      this.#textCache.set(text, termIds);
+    }
+    return termIds;
+  }
+
+  #growScratch(): void {
+    const terms = new Int32Array(this.#localTerms.length * 2);
+    terms.set(this.#localTerms);
+    this.#localTerms = terms;
+    const counts = new Uint8Array(terms.length * FIELD_COUNT);
+    counts.set(this.#localCounts);
+    this.#localCounts = counts;
   }
 
   #internTerm(term: string): number {
@@ -363,9 +414,10 @@ export class ToolIndex {
       this.#termIds.set(term, termId);
       this.#postings.push(createPostingList());
       if (termId >= this.#documentFrequency.length) {
-        const grown = new Int32Array(this.#documentFrequency.length * 2);
-        grown.set(this.#documentFrequency);
-        this.#documentFrequency = grown;
+        const capacity = this.#documentFrequency.length * 2;
+        this.#documentFrequency = grownInt32(this.#documentFrequency, capacity);
+        this.#seenAt = grownInt32(this.#seenAt, capacity);
+        this.#localIndex = grownInt32(this.#localIndex, capacity);
       }
     }
     return termId;
@@ -472,6 +524,12 @@ export function searchIndexes(
     score: hit.score,
     description: hit.index.descriptionAt(hit.slot),
   }));
+}
+
+function grownInt32(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(capacity);
+  grown.set(array);
+  return grown;
 }
 
 function resolveTopK(topK: number | undefined): number {
