@@ -1,0 +1,82 @@
+import type { RequestContext } from '@mastra/core/request-context';
+import type { Tool } from '@mastra/core/tools';
+import type {
+  FilterPhase,
+  LoadedToolsStore,
+  SearchSettings,
+  ToolIndexOptions,
+  ToolSearchEvents,
+} from 'tool-search-core';
+
+/** Any Mastra tool, whatever its input and output types. */
+// biome-ignore lint/suspicious/noExplicitAny: Mastra's own option type takes `Tool<any, any>`; narrower types reject real tools.
+export type AnyMastraTool = Tool<any, any>;
+
+/** The phase a filter is asked in, as Mastra names them. */
+export type ToolSearchFilterPhase = FilterPhase;
+
+/** What the `filter` option is asked about: the same fields as Mastra's. */
+export interface ToolSearchFilterArgs {
+  /** The tool's id, as `search_tools` shows it and the model loads it. */
+  toolName: string;
+  tool: AnyMastraTool;
+  requestContext?: RequestContext | undefined;
+  phase: ToolSearchFilterPhase;
+}
+
+/**
+ * Options of {@link ToolSearchProcessor}: every option of Mastra's own processor, unchanged, plus
+ * pins, a loaded-tool budget, `unload_tool`, custom stores and telemetry events.
+ */
+export interface ToolSearchProcessorOptions extends ToolSearchEvents {
+  /** The searchable catalog; tools are found and loaded by their `id` (or their key without one). */
+  tools: Record<string, AnyMastraTool>;
+  /**
+   * Also index the tools the agent resolved for this request, and withhold them until loaded.
+   * The meta-tools are never withheld.
+   * @default false
+   */
+  includeResolvedTools?: boolean;
+  /**
+   * List every allowed tool (`search` phase) in a system message, so the model can load without
+   * searching. Costs prompt tokens in proportion to the catalog.
+   * @default false
+   */
+  injectCatalog?: boolean;
+  /** `topK` (default 5), `minScore` (default 0; our scores have their own scale) and `autoLoad`. */
+  search?: SearchSettings;
+  /**
+   * Where loaded tools live: per thread in memory, derived from the conversation's messages, or a
+   * store of yours (`tool-search-redis`...).
+   * @default 'in-memory'
+   */
+  storage?: 'in-memory' | 'context' | LoadedToolsStore;
+  /**
+   * Idle time in ms before an in-memory thread is forgotten; `0` disables expiry.
+   * @default 3_600_000
+   */
+  ttl?: number;
+  /**
+   * Threads the in-memory store keeps at most; the least recently used is dropped.
+   * @default 10_000
+   */
+  maxThreads?: number;
+  /** Request-aware policy; a throw, a rejection or a timeout means "not allowed". */
+  filter?: (args: ToolSearchFilterArgs) => boolean | Promise<boolean>;
+  /**
+   * A filter that has not answered after this many ms counts as "not allowed".
+   * @default 3_000
+   */
+  filterTimeout?: number;
+  /** Tool ids offered on every step, without search or load. */
+  alwaysLoaded?: readonly string[];
+  /** Loaded tools kept per thread at most; the least recently used one is unloaded. */
+  maxLoadedTools?: number;
+  /**
+   * Offer `unload_tool`, so the model can drop tools it no longer needs.
+   * @default false
+   */
+  unloadTool?: boolean;
+  /** Ranking options of the index (field weights, BM25 parameters, tokenizer). */
+  index?: ToolIndexOptions;
+}
