@@ -1,0 +1,71 @@
+import { ToolMessage } from '@langchain/core/messages';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { createMiddleware } from 'langchain';
+import type { ToolSearchOptions } from './tool-search-options';
+import { createToolSearchSelector, type ToolSearchSelector } from './tool-search-selector';
+
+/** Options of {@link toolSearchMiddleware}. */
+export interface ToolSearchMiddlewareOptions extends ToolSearchOptions {
+  /**
+   * Appended to the system message so the model knows the meta-tools; `false` leaves the system
+   * message alone. It is the same text every step, so the cached prefix stays stable.
+   * @default the core's instruction for the configured options
+   */
+  instructions?: string | false;
+}
+
+/**
+ * Tool search for langchain v1 `createAgent`: registers the meta-tools and the catalog, sends the
+ * model only the meta-tools, pinned and loaded tools (plus the agent's own tools), and answers
+ * a call to a tool that is not active with a tool message instead of running it.
+ * @param options - the catalog and the core's options (storage defaults to `'context'`)
+ * @example
+ * const agent = createAgent({ model, tools: [], middleware: [toolSearchMiddleware({ tools: catalog })] });
+ * await agent.invoke({ messages: [new HumanMessage('...')] }, { configurable: { thread_id: 't1' } });
+ */
+export function toolSearchMiddleware(options: ToolSearchMiddlewareOptions) {
+  const { instructions, ...searchOptions } = options;
+  const search: ToolSearchSelector = createToolSearchSelector(searchOptions);
+  const instruction = instructions === undefined ? search.instructions : instructions;
+  return createMiddleware({
+    name: 'ToolSearchMiddleware',
+    tools: [...search.metaTools, ...(options.tools as unknown as StructuredToolInterface[])],
+    wrapModelCall: async (request, handler) => {
+      const active = await search.activeTools(request.state.messages, request.runtime);
+      // Keep the agent's own tools and the meta-tools where they are; append active catalog
+      // tools in load order. Instances come from `request.tools`: createAgent rejects look-alikes.
+      const registered = new Map(request.tools.map((tool) => [toolName(tool), tool]));
+      const tools: typeof request.tools = [
+        ...request.tools.filter((tool) => !search.isCatalogTool(toolName(tool) ?? '')),
+        ...active.flatMap((tool) => {
+          const instance = registered.get(tool.name);
+          return instance ? [instance] : [];
+        }),
+      ];
+      return handler({
+        ...request,
+        tools,
+        ...(instruction && { systemMessage: request.systemMessage.concat(`\n\n${instruction}`) }),
+      });
+    },
+    wrapToolCall: async (request, handler) => {
+      const { name, id } = request.toolCall;
+      let refusal: string | undefined;
+      try {
+        refusal = await search.checkToolCall(name, request.state.messages, request.runtime);
+      } catch {
+        // The core answers store and filter failures itself; anything else still refuses.
+        refusal = `Tool "${name}" cannot run right now. Try again.`;
+      }
+      // A throw here would end the whole invocation: answer the model instead.
+      if (refusal !== undefined)
+        return new ToolMessage({ content: refusal, tool_call_id: id ?? '', name, status: 'error' });
+      return handler(request);
+    },
+  });
+}
+
+function toolName(tool: unknown): string | undefined {
+  const name = (tool as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : undefined;
+}

@@ -1,0 +1,47 @@
+import type { LoadedToolsStore, ToolDescriptor, ToolSearchEngineOptions } from 'tool-search-core';
+
+/**
+ * A LangChain tool as the catalog takes it: `tool(...)` with a zod or JSON schema,
+ * `DynamicStructuredTool`, or an MCP tool from `@langchain/mcp-adapters`. Structural, so tools
+ * built against any compatible `@langchain/core` fit.
+ */
+export interface LangChainTool {
+  name: string;
+  description: string;
+  /** Zod (v3 or v4) or JSON schema. */
+  schema?: unknown;
+  returnDirect?: boolean | undefined;
+  invoke(input: never, config?: never): Promise<unknown>;
+}
+
+/**
+ * What a filter sees as `requestContext`: the LangGraph runtime of the call (createAgent's
+ * `Runtime`, or a tool's `ToolRuntime`), so `context` and `configurable` are both at hand.
+ */
+export interface ToolSearchRuntime {
+  configurable?: { thread_id?: unknown; [key: string]: unknown } | undefined;
+  /** The agent's `context` (createAgent's `contextSchema`), e.g. the caller's id or plan. */
+  context?: unknown;
+}
+
+/** Options of {@link toolSearchMiddleware} and {@link createToolSearchSelector}: the core's, for LangChain tools. */
+export interface ToolSearchOptions
+  extends Omit<
+    ToolSearchEngineOptions<LangChainTool, ToolSearchRuntime>,
+    'tools' | 'describe' | 'storage'
+  > {
+  /** The searchable catalog: `tool(...)` (zod or JSON schema), `DynamicStructuredTool` or MCP tools. */
+  tools: readonly LangChainTool[];
+  /**
+   * Describes a tool for the index; its `id` must stay the tool's name.
+   * @default describeTool (name, description, input schema, `metadata.keywords`)
+   */
+  describe?: (tool: LangChainTool) => ToolDescriptor;
+  /**
+   * Where loaded tools live. `'context'` derives them from the agent's messages, so any
+   * checkpointer keeps them and a restart loses nothing; `'in-memory'` keeps them per `thread_id`
+   * in this process; or pass a store of yours (Redis...).
+   * @default 'context'
+   */
+  storage?: 'context' | 'in-memory' | LoadedToolsStore;
+}

@@ -1,0 +1,195 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import { tool as createTool, type StructuredToolInterface } from '@langchain/core/tools';
+
+/** What the selector hands to `bindTools` and `ToolNode`. */
+type BindableTool = StructuredToolInterface;
+
+import {
+  createToolSearchEngine,
+  type ToolSearchEngine,
+  type ToolSearchSession,
+} from 'tool-search-core';
+import { describeTool } from './describe-tool';
+import { toolResultsFromMessages } from './tool-results';
+import type { LangChainTool, ToolSearchOptions, ToolSearchRuntime } from './tool-search-options';
+
+type Engine = ToolSearchEngine<LangChainTool, ToolSearchRuntime>;
+
+/** The tool search for a hand-built LangGraph loop: tools for the `ToolNode`, and what to bind each step. */
+export interface ToolSearchSelector {
+  readonly engine: Engine;
+  /** `search_tools`, then `load_tool` (unless autoLoad) and `unload_tool` (when enabled), as LangChain tools. */
+  readonly metaTools: BindableTool[];
+  /**
+   * Everything the `ToolNode` must know: the meta-tools, then each catalog tool behind a guard
+   * that answers the model instead of running the tool when it is not pinned or loaded.
+   */
+  readonly tools: BindableTool[];
+  /** The system instruction that explains the meta-tools to the model. */
+  readonly instructions: string;
+  /**
+   * The tools to bind for the next model call: the meta-tools, then pinned and loaded catalog
+   * tools in load order (append-only, so the prompt prefix stays cached).
+   * @param messages - the conversation so far (the graph's `messages`)
+   * @param config - the node's config: `configurable.thread_id` names the thread
+   */
+  selectTools(
+    messages: readonly BaseMessage[],
+    config?: ToolSearchRuntime,
+  ): Promise<BindableTool[]>;
+  /** The pinned and loaded catalog tools only, in the order {@link selectTools} appends them. */
+  activeTools(
+    messages: readonly BaseMessage[],
+    config?: ToolSearchRuntime,
+  ): Promise<BindableTool[]>;
+  /**
+   * `undefined` when the catalog tool may run now, else the text to answer the model with.
+   * Tools outside the catalog are not this selector's business and always pass.
+   */
+  checkToolCall(
+    toolName: string,
+    messages: readonly BaseMessage[],
+    config?: ToolSearchRuntime,
+  ): Promise<string | undefined>;
+  /** Whether a name is one of the catalog's tools. */
+  isCatalogTool(toolName: string): boolean;
+}
+
+/**
+ * Creates the tool search for a hand-built LangGraph graph: register `tools` in the `ToolNode`,
+ * bind `selectTools(messages, config)` before each model call.
+ * @param options - the catalog and the core's options (storage defaults to `'context'`)
+ * @example
+ * const search = createToolSearchSelector({ tools: catalog });
+ * const callModel = async (state, config) =>
+ *   model.bindTools(await search.selectTools(state.messages, config)).invoke(state.messages);
+ * const toolNode = new ToolNode(search.tools);
+ */
+export function createToolSearchSelector(options: ToolSearchOptions): ToolSearchSelector {
+  const { tools: catalogTools, describe = describeTool, storage = 'context', ...rest } = options;
+  const catalog = toCatalogRecord(catalogTools);
+  const engine: Engine = createToolSearchEngine({
+    ...rest,
+    tools: catalog,
+    storage,
+    describe: (tool, key) => {
+      const descriptor = describe(tool);
+      if (descriptor.id !== key) {
+        throw new Error(
+          `tool-search-langchain: describe() gave the tool "${key}" the id "${descriptor.id}"; the id must be the tool's name, which is what the model calls`,
+        );
+      }
+      return descriptor;
+    },
+  });
+  const sessionFor = (
+    messages: readonly BaseMessage[],
+    runtime: ToolSearchRuntime | undefined,
+  ): ToolSearchSession<LangChainTool, ToolSearchRuntime> =>
+    engine.createSession({
+      threadId: threadIdOf(runtime),
+      requestContext: runtime,
+      toolResults: toolResultsFromMessages(messages),
+    });
+
+  const template = engine.createSession();
+  const metaTools = template.metaTools.map(
+    (meta) =>
+      createTool(
+        async (input: unknown, runtime: ToolRuntimeLike) => {
+          const session = sessionFor(messagesOf(runtime?.state), runtime);
+          const execute = session.metaTools.find((candidate) => candidate.name === meta.name)!;
+          return JSON.stringify(await execute.execute(input));
+        },
+        // The core's zod 4 object schema; LangChain validates with it before the call.
+        { name: meta.name, description: meta.description, schema: meta.inputSchema as never },
+      ) as unknown as BindableTool,
+  );
+
+  const notActive = (toolName: string): string =>
+    engine.options.autoLoad
+      ? `Tool "${toolName}" is not loaded. Call search_tools to find and load a tool for this task, then call it from your next step.`
+      : `Tool "${toolName}" is not loaded. Call search_tools to find a tool for this task, load_tool to load it, then call it from your next step.`;
+
+  const checkToolCall: ToolSearchSelector['checkToolCall'] = async (toolName, messages, config) => {
+    if (!Object.hasOwn(catalog, toolName)) return undefined;
+    return (await sessionFor(messages, config).isActive(toolName))
+      ? undefined
+      : notActive(toolName);
+  };
+
+  const activeTools: ToolSearchSelector['activeTools'] = async (messages, config) =>
+    (await sessionFor(messages, config).activeTools()).map(
+      (active) => active.tool as unknown as BindableTool,
+    );
+
+  const guarded = catalogTools.map((original) => guardTool(original, checkToolCall));
+
+  return {
+    engine,
+    metaTools,
+    tools: [...metaTools, ...guarded],
+    instructions: template.instructions,
+    selectTools: async (messages, config) => [
+      ...metaTools,
+      ...(await activeTools(messages, config)),
+    ],
+    activeTools,
+    checkToolCall,
+    isCatalogTool: (toolName) => Object.hasOwn(catalog, toolName),
+  };
+}
+
+/** The parts of LangChain's `ToolRuntime` read here; LangGraph's `ToolNode` passes the graph state. */
+type ToolRuntimeLike = ToolSearchRuntime & { state?: unknown; toolCall?: unknown };
+
+/** A catalog tool for a plain `ToolNode`: same name, description and schema, run only when active. */
+function guardTool(
+  original: LangChainTool,
+  check: ToolSearchSelector['checkToolCall'],
+): BindableTool {
+  return createTool(
+    async (input: unknown, runtime: ToolRuntimeLike) => {
+      const refusal = await check(original.name, messagesOf(runtime?.state), runtime);
+      if (refusal !== undefined) return refusal;
+      // Invoked with the tool call, the original answers with its own ToolMessage (artifact included).
+      return original.invoke((runtime?.toolCall ?? input) as never, runtime as never);
+    },
+    {
+      name: original.name,
+      description: original.description,
+      schema: original.schema as never,
+      ...(original.returnDirect && { returnDirect: true }),
+    },
+  ) as unknown as BindableTool;
+}
+
+function toCatalogRecord(tools: readonly LangChainTool[]): Record<string, LangChainTool> {
+  if (!Array.isArray(tools))
+    throw new TypeError('tool-search-langchain: `tools` must be an array of LangChain tools');
+  const record: Record<string, LangChainTool> = {};
+  for (const tool of tools) {
+    if (typeof tool?.name !== 'string' || tool.name === '')
+      throw new TypeError('tool-search-langchain: every tool in `tools` needs a name');
+    if (Object.hasOwn(record, tool.name)) {
+      throw new Error(
+        `tool-search-langchain: two tools in \`tools\` are named "${tool.name}"; the model calls tools by name, so names must be unique`,
+      );
+    }
+    Object.defineProperty(record, tool.name, { value: tool, enumerable: true });
+  }
+  return record;
+}
+
+/** LangGraph's `thread_id`, as its checkpointers read it. */
+export function threadIdOf(runtime: ToolSearchRuntime | undefined): string | undefined {
+  const threadId = runtime?.configurable?.thread_id;
+  if (typeof threadId === 'string' && threadId !== '') return threadId;
+  return typeof threadId === 'number' ? String(threadId) : undefined;
+}
+
+function messagesOf(state: unknown): readonly BaseMessage[] {
+  if (Array.isArray(state)) return state as BaseMessage[];
+  const messages = (state as { messages?: unknown } | null | undefined)?.messages;
+  return Array.isArray(messages) ? (messages as BaseMessage[]) : [];
+}
