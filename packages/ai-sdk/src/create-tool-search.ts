@@ -1,0 +1,262 @@
+import type { Tool, ToolSet } from 'ai';
+import {
+  createToolSearchEngine,
+  type LoadedToolsStore,
+  type MetaTool,
+  type SearchSettings,
+  type ToolFilter,
+  type ToolIndexOptions,
+  type ToolSearchEngine,
+  type ToolSearchEvents,
+  type ToolSearchSession,
+} from 'tool-search-core';
+import { createRankTools, type RankTools } from './create-rank-tools';
+import { type AiTool, describeAiTool } from './describe-ai-tool';
+import { toolResultsFromMessages } from './tool-results-from-messages';
+
+/** Names of the meta-tools `toolSearch.tools` adds. */
+export type MetaToolName = 'search_tools' | 'load_tool' | 'unload_tool';
+
+/** A tool name of the catalog or a meta-tool. */
+export type ToolSearchToolName<TTools extends ToolSet> = (keyof TTools & string) | MetaToolName;
+
+/** Options of {@link createToolSearch}. */
+export interface ToolSearchOptions<TTools extends ToolSet, TContext = unknown>
+  extends ToolSearchEvents {
+  /** The catalog: every tool the model may search for, keyed by the name the model loads. */
+  tools: TTools;
+  search?: SearchSettings;
+  /**
+   * Where loaded tools live. `'context'` derives them from the conversation's messages (the step
+   * history, and the messages your app passes back on its next call): no server state.
+   * `'in-memory'` and a store of yours keep them per thread (see `threadId`).
+   * @default 'context'
+   */
+  storage?: 'context' | 'in-memory' | LoadedToolsStore;
+  /**
+   * The thread for `'in-memory'` and custom stores: a string, or a function of the call's context
+   * (`runtimeContext` on ai 7, `experimental_context` on ai 5 and 6). Without one, a call keeps
+   * its loads to itself, rebuilt from its messages.
+   */
+  threadId?: string | ((context: TContext | undefined) => string | undefined);
+  /**
+   * Idle time before an in-memory thread is forgotten, in ms; `0` disables expiry.
+   * @default 3_600_000
+   */
+  ttl?: number;
+  /**
+   * Threads the in-memory store keeps at most.
+   * @default 10_000
+   */
+  maxThreads?: number;
+  /** Request-aware policy; its `requestContext` is the call's context. */
+  filter?: ToolFilter<AiTool, TContext>;
+  /**
+   * A filter that has not answered after this many ms counts as "not allowed".
+   * @default 3_000
+   */
+  filterTimeout?: number;
+  /** Tools that are always active, without search or load. */
+  alwaysLoaded?: readonly (keyof TTools & string)[];
+  /** Loaded tools kept at most; the least recently used one is evicted. */
+  maxLoadedTools?: number;
+  /**
+   * Offer `unload_tool`.
+   * @default false
+   */
+  unloadTool?: boolean;
+  /** Ranking options for the index. */
+  index?: ToolIndexOptions;
+}
+
+/**
+ * What `prepareStep` receives, across ai 5, 6 and 7. Typed loosely so one function fits every
+ * major's `prepareStep`.
+ */
+export interface PrepareStepInput {
+  messages: readonly unknown[];
+  steps?: readonly unknown[];
+  stepNumber?: number;
+  /** ai 7. */
+  runtimeContext?: unknown;
+  /** ai 7: per-tool contexts, passed to each tool's `execute`. */
+  toolsContext?: unknown;
+  /** ai 6 (ai 5's `prepareStep` gets no context). */
+  experimental_context?: unknown;
+}
+
+/** What tool search sets for a step (besides `toolsContext` on ai 7, which carries the call's context to the meta-tools). */
+export interface ToolSearchStepResult<TTools extends ToolSet> {
+  /** Meta-tools, pinned tools, then loaded tools in load order. */
+  activeTools: ToolSearchToolName<TTools>[];
+  /** The same list: ai 7 sends tools in this order, so loads are appended and the prompt prefix stays cached. */
+  toolOrder: ToolSearchToolName<TTools>[];
+}
+
+/** A `prepareStep` of yours to compose with tool search. */
+export type UserPrepareStep<TInput> = (
+  options: TInput,
+) => PromiseLike<object | undefined> | object | undefined;
+
+/** Options of {@link ToolSearch.createPrepareStep}. */
+export interface CreatePrepareStepOptions<TInput, TContext> {
+  /**
+   * Your own `prepareStep`: its result is passed through. Its `activeTools` narrow ours; its
+   * `messages` are the ones loads are read from; its `toolOrder` wins.
+   */
+  prepareStep?: UserPrepareStep<TInput>;
+  /**
+   * The call's context, for the filter and `threadId`. Needed on ai 5, whose `prepareStep`
+   * receives none; on ai 6 and 7 it is read from the step.
+   */
+  context?: TContext;
+}
+
+/** What {@link createToolSearch} returns. */
+export interface ToolSearch<TTools extends ToolSet, TContext = unknown> {
+  /** The catalog plus the meta-tools: pass it as `tools`. */
+  tools: TTools & Record<MetaToolName, Tool>;
+  /** Pass as `prepareStep`: it narrows `activeTools` to the meta-tools, pinned and loaded tools. */
+  prepareStep: (options: PrepareStepInput) => Promise<ToolSearchStepResult<TTools>>;
+  /**
+   * Builds a `prepareStep` that composes yours and/or takes the call's context explicitly.
+   * @example
+   * prepareStep: toolSearch.createPrepareStep({ prepareStep: myPrepareStep, context: { userId } })
+   */
+  createPrepareStep<TInput extends PrepareStepInput>(
+    options?: CreatePrepareStepOptions<TInput, TContext>,
+  ): (options: TInput) => Promise<ToolSearchStepResult<TTools>>;
+  /** A system-prompt paragraph that explains the meta-tools to the model. */
+  instructions: string;
+  /**
+   * Our ranking for ai 7's native tool search: `toolSearch({ search: toolSearch.rankTools })`
+   * from `ai`. It ranks the deferred tools it is given (by schema too, when they are in `tools`).
+   */
+  rankTools: RankTools;
+  /** The core engine: state management (`clearState`, `getStateStats`...) and the index. */
+  engine: ToolSearchEngine<AiTool, TContext>;
+}
+
+/**
+ * Tool search for the AI SDK: every tool stays in `tools`, `prepareStep` narrows them with
+ * `activeTools` to what the model has searched for and loaded. Works with `generateText`,
+ * `streamText` and `ToolLoopAgent` on ai 5, 6 and 7.
+ * @param options - the catalog, search settings, storage, filter, pins, budget, events
+ * @example
+ * const toolSearch = createToolSearch({ tools: catalog, search: { topK: 5 } });
+ * const result = await generateText({
+ *   model, tools: toolSearch.tools, prepareStep: toolSearch.prepareStep, stopWhen: stepCountIs(10), prompt,
+ * });
+ */
+export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
+  options: ToolSearchOptions<TTools, TContext>,
+): ToolSearch<TTools, TContext> {
+  const { threadId, storage = 'context', ...engineOptions } = options;
+  const engine = createToolSearchEngine<AiTool, TContext>({
+    ...engineOptions,
+    storage,
+    describe: describeAiTool,
+  });
+  const threadOf = (context: TContext | undefined): string | undefined =>
+    typeof threadId === 'function' ? threadId(context) : threadId;
+  const sessionFor = (context: TContext | undefined, messages: readonly unknown[] | undefined) =>
+    engine.createSession({
+      threadId: threadOf(context),
+      requestContext: context,
+      toolResults: toolResultsFromMessages(messages),
+    });
+
+  const probe = engine.createSession();
+  const metaNames = probe.metaTools.map((metaTool) => metaTool.name as MetaToolName);
+  const metaTools = Object.fromEntries(
+    probe.metaTools.map((metaTool) => [metaTool.name, toAiTool(metaTool, sessionFor)]),
+  ) as Record<MetaToolName, Tool>;
+
+  const createPrepareStep = <TInput extends PrepareStepInput>(
+    stepOptions: CreatePrepareStepOptions<TInput, TContext> = {},
+  ) => {
+    const hasContext = 'context' in stepOptions;
+    return async (input: TInput): Promise<ToolSearchStepResult<TTools>> => {
+      const context = (
+        hasContext ? stepOptions.context : (input.runtimeContext ?? input.experimental_context)
+      ) as TContext | undefined;
+      const userResult = ((await stepOptions.prepareStep?.(input)) ?? {}) as {
+        activeTools?: readonly string[];
+        toolOrder?: readonly string[];
+        messages?: readonly unknown[];
+        toolsContext?: Record<string, unknown>;
+      };
+      const session = sessionFor(context, userResult.messages ?? input.messages);
+      await recheckLastCalls(session, input.steps);
+      const active = [...metaNames, ...(await session.activeTools()).map((tool) => tool.id)];
+      const narrowed = userResult.activeTools
+        ? active.filter((name) => userResult.activeTools!.includes(name))
+        : active;
+      const names = narrowed as ToolSearchToolName<TTools>[];
+      return {
+        ...userResult,
+        activeTools: names,
+        toolOrder: (userResult.toolOrder as ToolSearchToolName<TTools>[] | undefined) ?? names,
+        // ai 7 gives a tool's execute only its own `toolsContext` entry, never `runtimeContext`.
+        toolsContext: {
+          ...(input.toolsContext as Record<string, unknown> | undefined),
+          ...userResult.toolsContext,
+          ...Object.fromEntries(metaNames.map((name) => [name, context])),
+        },
+      } as ToolSearchStepResult<TTools>;
+    };
+  };
+
+  return {
+    tools: { ...metaTools, ...options.tools },
+    prepareStep: createPrepareStep(),
+    createPrepareStep,
+    instructions: probe.instructions,
+    rankTools: createRankTools(engine),
+    engine,
+  };
+}
+
+/** Wraps a core meta-tool as an AI SDK tool whose calls each get a session of their own call. */
+function toAiTool<TContext>(
+  metaTool: MetaTool,
+  sessionFor: (
+    context: TContext | undefined,
+    messages: readonly unknown[] | undefined,
+  ) => ToolSearchSession<AiTool, TContext>,
+): Tool {
+  return {
+    description: metaTool.description,
+    inputSchema: metaTool.inputSchema,
+    execute: (input: unknown, callOptions: { messages?: unknown[] }) => {
+      // ai 7 passes the tool's `toolsContext` entry as `context`; ai 5 and 6 pass `experimental_context`.
+      const { context, experimental_context } = callOptions as {
+        context?: unknown;
+        experimental_context?: unknown;
+      };
+      const session = sessionFor(
+        (context ?? experimental_context) as TContext | undefined,
+        callOptions.messages,
+      );
+      const bound = session.metaTools.find((candidate) => candidate.name === metaTool.name)!;
+      return bound.execute(input);
+    },
+  } as Tool;
+}
+
+/**
+ * Re-checks the catalog tools the model called in the last step: a call to a tool it never
+ * loaded is reported (`onDenied`, phase `execute`; the AI SDK did not run it), and a call to a
+ * loaded tool counts as a use for the `maxLoadedTools` budget.
+ */
+async function recheckLastCalls<TContext>(
+  session: ToolSearchSession<AiTool, TContext>,
+  steps: readonly unknown[] | undefined,
+): Promise<void> {
+  const last = steps?.at(-1) as { toolCalls?: { toolName?: unknown; invalid?: unknown }[] };
+  const budgeted = session.engine.options.maxLoadedTools !== undefined;
+  for (const call of last?.toolCalls ?? []) {
+    if (typeof call.toolName !== 'string' || !session.engine.catalog.has(call.toolName)) continue;
+    if (budgeted || call.invalid === true) await session.isActive(call.toolName);
+  }
+}

@@ -1,0 +1,61 @@
+import { generateText, stepCountIs, streamText, ToolLoopAgent, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { Experimental_Agent as AgentV5, type generateText as generateTextV5 } from 'ai-v5';
+import type { generateText as generateTextV6, ToolLoopAgent as ToolLoopAgentV6 } from 'ai-v6';
+import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { createToolSearch } from './index';
+
+const catalog = {
+  get_weather: tool({
+    description: 'Get the weather',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => ({ city, sunny: true }),
+  }),
+};
+
+describe('createToolSearch types', () => {
+  it('fits generateText, streamText and ToolLoopAgent of ai 7 without casts', () => {
+    const toolSearch = createToolSearch({ tools: catalog, alwaysLoaded: ['get_weather'] });
+    const model = new MockLanguageModelV4();
+    const run = () => {
+      void generateText({
+        model,
+        tools: toolSearch.tools,
+        prepareStep: toolSearch.prepareStep,
+        stopWhen: stepCountIs(10),
+        prompt: 'hi',
+      });
+      void streamText({
+        model,
+        tools: toolSearch.tools,
+        prepareStep: toolSearch.prepareStep,
+        prompt: 'hi',
+      });
+      void new ToolLoopAgent({
+        model,
+        tools: toolSearch.tools,
+        prepareStep: toolSearch.prepareStep,
+      });
+    };
+    expectTypeOf(run).toBeFunction();
+    expectTypeOf(toolSearch.tools).toHaveProperty('get_weather');
+    expectTypeOf(toolSearch.tools).toHaveProperty('search_tools');
+  });
+
+  it('keeps its prepareStep assignable to ai 5 and 6', () => {
+    const toolSearch = createToolSearch({ tools: {} });
+    type V5PrepareStep = NonNullable<Parameters<typeof generateTextV5>[0]['prepareStep']>;
+    type V6PrepareStep = NonNullable<Parameters<typeof generateTextV6>[0]['prepareStep']>;
+    expectTypeOf(toolSearch.prepareStep).toExtend<V5PrepareStep>();
+    expectTypeOf(toolSearch.prepareStep).toExtend<V6PrepareStep>();
+    expectTypeOf(AgentV5).toBeConstructibleWith({
+      model: 'm',
+      prepareStep: toolSearch.prepareStep,
+    });
+    type V6AgentPrepareStep = NonNullable<
+      ConstructorParameters<typeof ToolLoopAgentV6>[0]['prepareStep']
+    >;
+    expectTypeOf(toolSearch.prepareStep).toExtend<V6AgentPrepareStep>();
+  });
+});
