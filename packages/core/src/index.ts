@@ -1,3 +1,4 @@
+export { toToolRecord } from './engine/to-tool-record';
 export type { CatalogEntry } from './engine/tool-search-engine';
 export { createToolSearchEngine, ToolSearchEngine } from './engine/tool-search-engine';
 export { StoreError, ToolSearchSession } from './engine/tool-search-session';
@@ -25,7 +26,7 @@ export type {
   UnloadToolOutput,
 } from './meta-tools/meta-tool-schemas';
 export { loadToolInput, searchToolsInput, unloadToolInput } from './meta-tools/meta-tool-schemas';
-export { toolSearchInstructions } from './meta-tools/meta-tool-texts';
+export { catalogInstructions, toolSearchInstructions } from './meta-tools/meta-tool-texts';
 export { stem } from './search/stemmer';
 export { DEFAULT_STOP_WORDS } from './search/stop-words';
 export type { CjkSegmentation, Tokenizer, TokenizerOptions } from './search/tokenizer';

@@ -5,20 +5,19 @@ import type {
 } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import {
+  catalogInstructions,
   createToolSearchEngine,
   META_TOOL_NAMES,
   type StateStats,
   type ToolSearchEngine,
   type ToolSearchSession,
+  toToolRecord,
 } from 'tool-search-core';
 import { describeMastraTool } from './describe-mastra-tool';
 import { threadIdOf } from './thread-id-of';
 import { guardLoadedTool, toMastraMetaTool } from './to-mastra-tools';
 import { toolResultsOf } from './tool-results-of';
 import type { AnyMastraTool, ToolSearchProcessorOptions } from './tool-search-processor-options';
-
-/** Catalog lines cut descriptions to this many characters, as Mastra's do. */
-const MAX_CATALOG_DESCRIPTION = 150;
 
 /** What a step or an approval resume gives us to build a session from. */
 interface RequestView {
@@ -75,16 +74,19 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     });
     args.messageList.addSystem(session.instructions);
     if (this.#injectCatalog) {
-      const catalog = await catalogText(session);
+      const listed = (await session.listTools('search')).map(({ descriptor }) => descriptor);
+      const catalog = catalogInstructions(listed, { autoLoad: session.engine.options.autoLoad });
       if (catalog) args.messageList.addSystem(catalog);
     }
-    const tools: Record<string, unknown> = {};
-    for (const metaTool of session.metaTools) tools[metaTool.name] = toMastraMetaTool(metaTool);
-    if (!this.#includeResolvedTools) {
-      for (const [name, tool] of Object.entries(args.tools ?? {}))
-        if (!isMetaToolName(name)) tools[name] = tool;
-    }
-    Object.assign(tools, await this.#loadedTools(session));
+    const ownTools = this.#includeResolvedTools
+      ? []
+      : Object.entries(args.tools ?? {}).filter(([name]) => !isMetaToolName(name));
+    // Built with own properties: a tool named `__proto__` stays a tool (see toToolRecord).
+    const tools = toToolRecord<unknown>([
+      ...session.metaTools.map((metaTool) => [metaTool.name, toMastraMetaTool(metaTool)] as const),
+      ...ownTools,
+      ...Object.entries(await this.#loadedTools(session)),
+    ]);
     return { tools };
   }
 
@@ -151,36 +153,11 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   async #loadedTools(
     session: ToolSearchSession<AnyMastraTool, RequestContext>,
   ): Promise<Record<string, AnyMastraTool>> {
-    const tools: Record<string, AnyMastraTool> = {};
-    for (const { id, tool } of await session.activeTools())
-      tools[id] = guardLoadedTool(tool, id, session);
-    return tools;
+    const active = await session.activeTools();
+    return toToolRecord(active.map(({ id, tool }) => [id, guardLoadedTool(tool, id, session)]));
   }
 }
 
 function isMetaToolName(name: string): boolean {
   return (META_TOOL_NAMES as readonly string[]).includes(name);
-}
-
-/** The `injectCatalog` system text: every tool the `search` filter allows, one per line. */
-async function catalogText(
-  session: ToolSearchSession<AnyMastraTool, RequestContext>,
-): Promise<string> {
-  const ids = [...session.knownIds()];
-  const allowed = await Promise.all(ids.map((id) => session.allows(id, 'search')));
-  const lines: string[] = [];
-  ids.forEach((id, position) => {
-    if (!allowed[position]) return;
-    const description = session.lookup(id)?.descriptor.description ?? '';
-    const short =
-      description.length > MAX_CATALOG_DESCRIPTION
-        ? `${description.slice(0, MAX_CATALOG_DESCRIPTION - 1)}…`
-        : description;
-    lines.push(short ? `- \`${id}\`: ${short}` : `- \`${id}\``);
-  });
-  if (lines.length === 0) return '';
-  const how = session.engine.options.autoLoad
-    ? 'Call search_tools with a tool name to load it.'
-    : 'Call load_tool with a toolName or toolNames to use one; search_tools also works.';
-  return `These tools can be loaded. ${how}\n\nAvailable tools:\n${lines.join('\n')}`;
 }

@@ -403,6 +403,34 @@ describe('includeResolvedTools (resolvedTools)', () => {
     expect((await search(second, 'documentation')).results[0]?.name).toBe('mcp_search_docs');
   });
 
+  it('skips a duplicate among resolved tools and reports it, instead of failing the request', async () => {
+    const onError = vi.fn();
+    const engine = createToolSearchEngine<FakeTool>({
+      tools: catalog,
+      describe: (tool, key) => ({ id: key.replace(/_v2$/, ''), description: tool.description }),
+      onError,
+    });
+    const session = engine.createSession({
+      resolvedTools: {
+        mcp_notes: { description: 'Take notes' },
+        mcp_notes_v2: { description: 'Take notes, newer' },
+      },
+    });
+    expect((await search(session as never, 'notes')).results.map((result) => result.name)).toEqual([
+      'mcp_notes',
+    ]);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ operation: 'resolvedTools' }));
+  });
+
+  it('lists the tools the search filter allows, for a catalog listing', async () => {
+    const session = engineFor({
+      filter: ({ toolName }) => !toolName.startsWith('premium_'),
+    }).createSession();
+    const ids = (await session.listTools()).map((entry) => entry.descriptor.id);
+    expect(ids).toContain('get_weather');
+    expect(ids).not.toContain('premium_stock_quote');
+  });
+
   it('lets a resolved tool shadow a static tool of the same id for that request only', async () => {
     const engine = engineFor();
     const session = engine.createSession({

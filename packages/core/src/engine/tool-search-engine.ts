@@ -121,7 +121,15 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
       if (!(META_TOOL_NAMES as readonly string[]).includes(key))
         Object.defineProperty(searchable, key, { value: tool, enumerable: true });
     }
-    const catalog = buildCatalog(searchable, this.options.describe, 'resolved tools');
+    // A request's tools come from outside (an MCP server, a dynamic tools function): one bad tool
+    // must not fail the request, so a duplicate is skipped and reported instead of thrown.
+    const catalog = buildCatalog(searchable, this.options.describe, 'resolved tools', (error) => {
+      try {
+        this.options.onError?.({ threadId: undefined, operation: 'resolvedTools', error });
+      } catch {
+        // Telemetry must never break the agent.
+      }
+    });
     const fingerprint = fingerprintOf([...catalog.values()].map((entry) => entry.descriptor));
     let index = fingerprint === undefined ? undefined : this.#requestIndexes.get(fingerprint);
     if (index && fingerprint !== undefined) {
@@ -185,28 +193,45 @@ function buildCatalog<TTool>(
   tools: Readonly<Record<string, TTool>>,
   describe: (tool: TTool, key: string) => ToolDescriptor,
   label: string,
+  skip?: (error: Error) => void,
 ): Map<string, CatalogEntry<TTool>> {
   const catalog = new Map<string, CatalogEntry<TTool>>();
   for (const [key, tool] of Object.entries(tools)) {
-    const descriptor = describe(tool, key);
-    if (!descriptor || typeof descriptor.id !== 'string' || descriptor.id.trim() === '') {
-      throw new TypeError(`ToolSearchEngine: the tool under key "${key}" in ${label} has no id`);
+    try {
+      const entry = describeEntry(catalog, tool, key, describe, label);
+      catalog.set(entry.descriptor.id, entry);
+    } catch (error) {
+      if (!skip) throw error;
+      skip(error instanceof Error ? error : new Error(String(error)));
     }
-    const previous = catalog.get(descriptor.id);
-    if (previous) {
-      throw new Error(
-        `ToolSearchEngine: the tools under keys "${previous.key}" and "${key}" in ${label} share the id "${descriptor.id}". ` +
-          'Ids must be unique because the model loads tools by id; rename one of them.',
-      );
-    }
-    if ((META_TOOL_NAMES as readonly string[]).includes(descriptor.id)) {
-      throw new Error(
-        `ToolSearchEngine: "${descriptor.id}" in ${label} is a reserved meta-tool name; rename the tool`,
-      );
-    }
-    catalog.set(descriptor.id, { key, tool, descriptor });
   }
   return catalog;
+}
+
+function describeEntry<TTool>(
+  catalog: ReadonlyMap<string, CatalogEntry<TTool>>,
+  tool: TTool,
+  key: string,
+  describe: (tool: TTool, key: string) => ToolDescriptor,
+  label: string,
+): CatalogEntry<TTool> {
+  const descriptor = describe(tool, key);
+  if (!descriptor || typeof descriptor.id !== 'string' || descriptor.id.trim() === '') {
+    throw new TypeError(`ToolSearchEngine: the tool under key "${key}" in ${label} has no id`);
+  }
+  const previous = catalog.get(descriptor.id);
+  if (previous) {
+    throw new Error(
+      `ToolSearchEngine: the tools under keys "${previous.key}" and "${key}" in ${label} share the id "${descriptor.id}". ` +
+        'Ids must be unique because the model loads tools by id; rename one of them.',
+    );
+  }
+  if ((META_TOOL_NAMES as readonly string[]).includes(descriptor.id)) {
+    throw new Error(
+      `ToolSearchEngine: "${descriptor.id}" in ${label} is a reserved meta-tool name; rename the tool`,
+    );
+  }
+  return { key, tool, descriptor };
 }
 
 /** The descriptors' JSON, or `undefined` when it cannot be written (cycles, BigInt): then no reuse. */

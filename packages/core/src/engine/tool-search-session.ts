@@ -86,6 +86,18 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   }
 
   /**
+   * Every tool of this request that the filter allows in `phase`, in catalog order: for listing
+   * the catalog to the model (Mastra's `injectCatalog`).
+   */
+  async listTools(phase: FilterPhase = 'search'): Promise<CatalogEntry<TTool>[]> {
+    const entries = [...this.knownIds()].map((id) => this.lookup(id)!);
+    const allowed = await Promise.all(
+      entries.map((entry) => this.allows(entry.descriptor.id, phase)),
+    );
+    return entries.filter((_, position) => allowed[position]);
+  }
+
+  /**
    * The tools to offer next step besides the meta-tools: pinned tools, then loaded tools in load
    * order, each still known and allowed (`active` phase; under 'context' also `load`, since
    * messages can be forged).

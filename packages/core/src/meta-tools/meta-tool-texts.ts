@@ -32,3 +32,29 @@ export function truncateDescription(description: string): string {
   const lastSpace = cut.lastIndexOf(' ');
   return `${lastSpace > MAX_RESULT_DESCRIPTION / 2 ? cut.slice(0, lastSpace) : cut}…`;
 }
+
+/** Catalog listings cut each description to this many characters. */
+const MAX_LISTED_DESCRIPTION = 150;
+
+/**
+ * A system-prompt listing of loadable tools, one line each, for small catalogs where the model
+ * may load by name without searching.
+ * @param tools - ids and descriptions, as `session.listTools()` returns them
+ */
+export function catalogInstructions(
+  tools: readonly { id: string; description?: string | undefined }[],
+  options: { autoLoad: boolean },
+): string {
+  if (tools.length === 0) return '';
+  const lines = tools.map(({ id, description = '' }) => {
+    const short =
+      description.length > MAX_LISTED_DESCRIPTION
+        ? `${description.slice(0, MAX_LISTED_DESCRIPTION - 1)}…`
+        : description;
+    return short ? `- \`${id}\`: ${short}` : `- \`${id}\``;
+  });
+  const how = options.autoLoad
+    ? 'Call search_tools with a tool name to load it.'
+    : 'Call load_tool with a toolName or toolNames to use one; search_tools also works.';
+  return `These tools can be loaded. ${how}\n\nAvailable tools:\n${lines.join('\n')}`;
+}
