@@ -27,6 +27,7 @@ export type {
 } from './meta-tools/meta-tool-schemas';
 export { loadToolInput, searchToolsInput, unloadToolInput } from './meta-tools/meta-tool-schemas';
 export { catalogInstructions, toolSearchInstructions } from './meta-tools/meta-tool-texts';
+export { MAX_QUERY_LENGTH } from './search/parsed-query';
 export { stem } from './search/stemmer';
 export { DEFAULT_STOP_WORDS } from './search/stop-words';
 export type { CjkSegmentation, Tokenizer, TokenizerOptions } from './search/tokenizer';
@@ -34,7 +35,7 @@ export { createTokenizer, normalizeText, splitIdentifier } from './search/tokeni
 export type { JSONSchema, SchemaText, SearchHit, ToolDescriptor } from './search/tool-descriptor';
 export { extractSchemaText } from './search/tool-descriptor';
 export type { SearchOptions } from './search/tool-index';
-export { MAX_QUERY_LENGTH, ToolIndex } from './search/tool-index';
+export { ToolIndex } from './search/tool-index';
 export type { FieldName, ToolIndexOptions } from './search/tool-index-options';
 export {
   DEFAULT_B,

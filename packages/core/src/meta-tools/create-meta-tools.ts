@@ -1,7 +1,7 @@
 import { suggestNames } from '../engine/suggest';
 import { StoreError, type ToolSearchSession } from '../engine/tool-search-session';
 import type { MetaTool } from '../engine/types';
-import { searchIndexes } from '../search/tool-index';
+import { searchIndexes } from '../search/search-indexes';
 import {
   type LoadToolOutput,
   loadToolInput,

@@ -1,5 +1,7 @@
+import { MAX_QUERY_LENGTH, type ParsedQuery, parseQuery, toExactKey } from './parsed-query';
 import { createPostingList, type PostingList, postingAppend, postingCompact } from './posting-list';
-import { normalizeText, type Tokenizer } from './tokenizer';
+import { searchIndexes } from './search-indexes';
+import type { Tokenizer } from './tokenizer';
 import { extractSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
 import {
   FIELD_COUNT,
@@ -7,7 +9,7 @@ import {
   resolveIndexSettings,
   type ToolIndexOptions,
 } from './tool-index-options';
-import { TopK } from './top-k';
+import type { TopK } from './top-k';
 
 /** Options of {@link ToolIndex.search}. */
 export interface SearchOptions {
@@ -25,11 +27,6 @@ export interface SearchOptions {
   filter?: (id: string) => boolean;
 }
 
-/** Searching more text than this buys nothing: the query is cut here (a 100 kB query stays fast). */
-export const MAX_QUERY_LENGTH = 4_096;
-/** Distinct query terms scored at most; a model's query never needs more. */
-const MAX_QUERY_TERMS = 64;
-const DEFAULT_TOP_K = 5;
 /** Term frequencies are counted up to this per field; more repeats add nothing to BM25 anyway. */
 const MAX_TERM_FREQUENCY = 255;
 /** Distinct field texts whose term ids are remembered; past it the cache starts over. */
@@ -41,18 +38,8 @@ const FIELD = {
   parameterDescriptions: 3,
   keywords: 4,
 } as const;
-/** Punctuation a model wraps a tool name in (`"get_weather"`, `` `get_weather` ``). */
-const WRAPPING_PUNCTUATION = /^[\s"'`“”‘’()[\]{}<>,;:!?]+|[\s"'`“”‘’()[\]{}<>,;:!?.]+$/gu;
-
-/** The parsed form of a query, shared by every index it is scored against. */
-export interface ParsedQuery {
-  /** Distinct analyzed terms, in query order. */
-  terms: string[];
-  /** Normalized whole query and whitespace-separated words, for the exact-id boost. */
-  exactKeys: string[];
-}
-
-interface Candidate {
+/** A scored tool of one index, before descriptions are looked up. */
+export interface Candidate {
   id: string;
   score: number;
   slot: number;
@@ -249,16 +236,7 @@ export class ToolIndex {
 
   /** @internal Parses a query with this index's tokenizer. */
   parseQuery(query: string): ParsedQuery {
-    const text = typeof query === 'string' ? query.slice(0, MAX_QUERY_LENGTH) : '';
-    const terms = [...new Set(this.#tokenize(text))].slice(0, MAX_QUERY_TERMS);
-    const exactKeys = new Set<string>();
-    const whole = toExactKey(text);
-    if (whole) exactKeys.add(whole);
-    for (const word of whole.split(/\s+/u)) {
-      const key = toExactKey(word);
-      if (key && exactKeys.size <= MAX_QUERY_TERMS) exactKeys.add(key);
-    }
-    return { terms, exactKeys: [...exactKeys] };
+    return parseQuery(query, this.#tokenize);
   }
 
   /** @internal Live documents containing `term` (an analyzed term). */
@@ -484,62 +462,10 @@ export class ToolIndex {
   }
 }
 
-/**
- * @internal Searches several indexes as one corpus: document frequencies and counts are summed
- * so a small per-request index and a large static one share one idf; each index keeps its own
- * average field lengths. Used for tools resolved per request.
- */
-export function searchIndexes(
-  indexes: readonly ToolIndex[],
-  query: string,
-  options: SearchOptions & {
-    indexFilters?: readonly (((id: string) => boolean) | undefined)[];
-  } = {},
-): SearchHit[] {
-  const topK = resolveTopK(options.topK);
-  const primary = indexes[0];
-  if (topK === 0 || !primary) return [];
-  const minScore = Number.isNaN(options.minScore) ? 0 : (options.minScore ?? 0);
-  const parsed = primary.parseQuery(query);
-  let total = 0;
-  for (const index of indexes) total += index.size;
-  const idf = parsed.terms.map((term) => {
-    let frequency = 0;
-    for (const index of indexes) frequency += index.documentFrequency(term);
-    return Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
-  });
-  const top = new TopK<Candidate & { index: ToolIndex }>(topK);
-  for (const [position, index] of indexes.entries()) {
-    const sink = new TopK<Candidate>(topK);
-    const indexFilter = options.indexFilters?.[position];
-    const filter =
-      indexFilter && options.filter
-        ? (id: string) => indexFilter(id) && options.filter!(id)
-        : (indexFilter ?? options.filter);
-    index.collect(parsed, idf, { minScore, filter, top: sink });
-    for (const hit of sink.sorted()) top.push({ ...hit, index });
-  }
-  return top.sorted().map((hit) => ({
-    id: hit.id,
-    score: hit.score,
-    description: hit.index.descriptionAt(hit.slot),
-  }));
-}
-
 function grownInt32(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
   const grown = new Int32Array(capacity);
   grown.set(array);
   return grown;
-}
-
-function resolveTopK(topK: number | undefined): number {
-  if (topK === undefined || Number.isNaN(topK)) return DEFAULT_TOP_K;
-  if (topK === Number.POSITIVE_INFINITY) return Number.MAX_SAFE_INTEGER;
-  return Math.max(0, Math.floor(topK));
-}
-
-function toExactKey(text: string): string {
-  return normalizeText(text).replace(WRAPPING_PUNCTUATION, '');
 }
 
 function passes(filter: (id: string) => boolean, id: string): boolean {
