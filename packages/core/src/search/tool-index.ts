@@ -5,7 +5,6 @@ import type { Tokenizer } from './tokenizer';
 import { extractSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
 import {
   FIELD_COUNT,
-  type FieldName,
   resolveIndexSettings,
   type ToolIndexOptions,
 } from './tool-index-options';

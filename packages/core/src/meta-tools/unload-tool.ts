@@ -1,0 +1,45 @@
+import { StoreError, type ToolSearchSession } from '../engine/tool-search-session';
+import { type UnloadToolOutput, unloadToolInput } from './meta-tool-schemas';
+
+/** Executes `unload_tool` for a session. */
+export async function unloadTools<TTool, TContext>(
+  session: ToolSearchSession<TTool, TContext>,
+  input: unknown,
+): Promise<UnloadToolOutput> {
+  const parsed = unloadToolInput.safeParse(input);
+  if (!parsed.success)
+    return {
+      success: false,
+      message: 'Give unload_tool toolNames: the loaded tools to drop.',
+      unloaded: [],
+    };
+  const wanted = new Set(parsed.data.toolNames);
+  let unloaded: string[] = [];
+  try {
+    unloaded = await session.update((entries) => {
+      const removed = entries.filter((entry) => wanted.has(entry.id)).map((entry) => entry.id);
+      const kept = entries.filter((entry) => !wanted.has(entry.id));
+      entries.splice(0, entries.length, ...kept);
+      return removed;
+    });
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    return {
+      success: false,
+      message: 'Tools could not be unloaded right now. Try again.',
+      unloaded: [],
+    };
+  }
+  const notLoaded = [...wanted].filter((name) => !unloaded.includes(name));
+  if (unloaded.length > 0)
+    session.emit('onEvict', { threadId: session.threadId, toolNames: unloaded, reason: 'unload' });
+  return {
+    success: unloaded.length > 0,
+    message:
+      unloaded.length > 0
+        ? `Unloaded: ${unloaded.join(', ')}.`
+        : 'None of these tools were loaded.',
+    unloaded,
+    ...(notLoaded.length > 0 && { notLoaded }),
+  };
+}
