@@ -3,11 +3,7 @@ import { createPostingList, type PostingList, postingAppend, postingCompact } fr
 import { searchIndexes } from './search-indexes';
 import type { Tokenizer } from './tokenizer';
 import { extractSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
-import {
-  FIELD_COUNT,
-  resolveIndexSettings,
-  type ToolIndexOptions,
-} from './tool-index-options';
+import { FIELD_COUNT, resolveIndexSettings, type ToolIndexOptions } from './tool-index-options';
 import type { TopK } from './top-k';
 
 /** Options of {@link ToolIndex.search}. */
