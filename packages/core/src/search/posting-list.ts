@@ -1,6 +1,8 @@
 import { FIELD_COUNT } from './tool-index-options';
 
 const INITIAL_CAPACITY = 4;
+/** Weights are allocated when a search first needs them, not while indexing. */
+const EMPTY_WEIGHTS = new Float32Array(0);
 
 /** The documents containing one term, in typed arrays that grow by doubling. */
 export interface PostingList {
@@ -8,7 +10,7 @@ export interface PostingList {
   slots: Int32Array;
   /** Term frequency per field, `FIELD_COUNT` per posting. */
   frequencies: Uint8Array;
-  /** Cached BM25F pseudo-frequency per posting, valid while `epoch` matches the index's. */
+  /** Cached saturated BM25F pseudo-frequency per posting, valid while `epoch` matches the index's. */
   weights: Float32Array;
   length: number;
   /** Postings whose document was removed but not yet dropped. */
@@ -20,7 +22,7 @@ export function createPostingList(): PostingList {
   return {
     slots: new Int32Array(INITIAL_CAPACITY),
     frequencies: new Uint8Array(INITIAL_CAPACITY * FIELD_COUNT),
-    weights: new Float32Array(INITIAL_CAPACITY),
+    weights: EMPTY_WEIGHTS,
     length: 0,
     dead: 0,
     epoch: -1,
@@ -42,7 +44,6 @@ export function postingAppend(
     frequencies.set(posting.frequencies);
     posting.slots = slots;
     posting.frequencies = frequencies;
-    posting.weights = new Float32Array(capacity);
   }
   posting.slots[posting.length] = slot;
   posting.frequencies.set(
@@ -66,7 +67,7 @@ export function postingCompact(posting: PostingList, alive: Uint8Array): void {
         position * FIELD_COUNT,
         (position + 1) * FIELD_COUNT,
       );
-      posting.weights[kept] = posting.weights[position]!;
+      if (posting.weights.length > position) posting.weights[kept] = posting.weights[position]!;
     }
     kept++;
   }

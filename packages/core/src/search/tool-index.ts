@@ -84,6 +84,7 @@ export class ToolIndex {
   #epoch = 0;
 
   #scores = new Float64Array(64);
+  #touched = new Int32Array(64);
   #scoring = false;
 
   /** Scratch for `add`: per term, the add that last saw it and its position in that add. */
@@ -255,29 +256,36 @@ export class ToolIndex {
   ): void {
     const reentrant = this.#scoring;
     const scores = reentrant ? new Float64Array(this.#slotCount) : this.#scores;
-    const touched: number[] = [];
+    const touched = reentrant ? new Int32Array(this.#slotCount) : this.#touched;
     this.#scoring = true;
     try {
+      let touchedCount = 0;
       for (let index = 0; index < query.terms.length; index++) {
         const termId = this.#termIds.get(query.terms[index]!);
         if (termId === undefined || this.#documentFrequency[termId] === 0) continue;
-        this.#scoreTerm(termId, idf[index]!, scores, touched);
+        touchedCount = this.#scoreTerm(termId, idf[index]!, scores, touched, touchedCount);
       }
       if (this.#exactBoost !== 0) {
         for (const key of query.exactKeys) {
           for (const slot of this.#slotsByExactKey.get(key) ?? []) {
-            if (scores[slot] === 0) touched.push(slot);
+            if (scores[slot] === 0) touched[touchedCount++] = slot;
             scores[slot]! += this.#exactBoost;
           }
         }
       }
-      for (const slot of touched) {
+      const { minScore, filter, top } = options;
+      // Most candidates score below the current k-th best: compare numbers before touching ids.
+      let threshold = top.threshold();
+      for (let position = 0; position < touchedCount; position++) {
+        const slot = touched[position]!;
         const score = scores[slot]!;
         scores[slot] = 0;
+        if (!(score > minScore) || score < threshold) continue;
         const id = this.#ids[slot]!;
-        if (!(score > options.minScore) || !options.top.accepts(score, id)) continue;
-        if (options.filter && !passes(options.filter, id)) continue;
-        options.top.push({ id, score, slot });
+        if (!top.accepts(score, id)) continue;
+        if (filter && !passes(filter, id)) continue;
+        top.push({ id, score, slot });
+        threshold = top.threshold();
       }
     } finally {
       if (!reentrant) this.#scoring = false;
@@ -289,32 +297,40 @@ export class ToolIndex {
     return this.#descriptions[slot] ?? '';
   }
 
-  #scoreTerm(termId: number, idf: number, scores: Float64Array, touched: number[]): void {
+  /** Adds one term's contribution to `scores`; returns the new count of touched slots. */
+  #scoreTerm(
+    termId: number,
+    idf: number,
+    scores: Float64Array,
+    touched: Int32Array,
+    touchedCount: number,
+  ): number {
     const posting = this.#postings[termId]!;
     if (posting.dead > posting.length / 2) postingCompact(posting, this.#alive);
     if (posting.epoch !== this.#epoch) this.#weigh(posting);
-    const k1 = this.#k1;
     const wordBoost = this.#wordBoost;
-    const { slots, weights, frequencies } = posting;
+    const { slots, weights, frequencies, length } = posting;
     const alive = this.#alive;
-    for (let position = 0; position < posting.length; position++) {
+    let count = touchedCount;
+    for (let position = 0; position < length; position++) {
       const slot = slots[position]!;
       if (alive[slot] === 0) continue;
-      const weight = weights[position]!;
-      let score = (idf * weight) / (k1 + weight);
+      let score = idf * weights[position]!;
       // ID-word boost: the term is one of the id's words (field 0 holds the id's words).
       if (wordBoost !== 0 && frequencies[position * FIELD_COUNT]! > 0) score += wordBoost;
-      if (scores[slot] === 0) touched.push(slot);
+      if (scores[slot] === 0) touched[count++] = slot;
       scores[slot]! += score;
     }
+    return count;
   }
 
-  /** Recomputes the pseudo-frequencies `tf~` of a posting list for the current average lengths. */
+  /** Recomputes a posting list's saturated pseudo-frequencies for the current average lengths. */
   #weigh(posting: PostingList): void {
     const averages = new Float64Array(FIELD_COUNT);
     for (let field = 0; field < FIELD_COUNT; field++) {
       averages[field] = this.#liveCount > 0 ? this.#fieldLengthSums[field]! / this.#liveCount : 0;
     }
+    if (posting.weights.length < posting.length) posting.weights = new Float32Array(posting.slots.length);
     const { slots, weights, frequencies } = posting;
     for (let position = 0; position < posting.length; position++) {
       const slot = slots[position]!;
@@ -328,7 +344,8 @@ export class ToolIndex {
         const norm = average > 0 ? 1 - b + (b * length) / average : 1;
         weight += (this.#fieldWeights[field]! * frequency) / norm;
       }
-      weights[position] = weight;
+      // Cache the saturated frequency tf~ / (k1 + tf~): a search then costs one multiply by idf.
+      weights[position] = weight / (this.#k1 + weight);
     }
     posting.epoch = this.#epoch;
   }
@@ -413,6 +430,7 @@ export class ToolIndex {
     lengths.set(this.#fieldLengths);
     this.#fieldLengths = lengths;
     this.#scores = new Float64Array(capacity);
+    this.#touched = new Int32Array(capacity);
   }
 
   /** Renumbers live slots densely and drops removed ones from every posting list. */

@@ -18,6 +18,11 @@ export class TopK<TEntry extends { score: number; id: string }> {
     return isBetter(score, id, worst.score, worst.id);
   }
 
+  /** The score an entry must at least reach to be kept: the worst kept score once full. */
+  threshold(): number {
+    return this.#heap.length < this.#capacity ? Number.NEGATIVE_INFINITY : this.#heap[0]!.score;
+  }
+
   push(entry: TEntry): void {
     const heap = this.#heap;
     if (heap.length < this.#capacity) {
