@@ -1,9 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { tool as createTool, type StructuredToolInterface } from '@langchain/core/tools';
-
-/** What the selector hands to `bindTools` and `ToolNode`. */
-type BindableTool = StructuredToolInterface;
-
 import {
   createToolSearchEngine,
   type ToolSearchEngine,
@@ -12,6 +8,9 @@ import {
 import { describeTool } from './describe-tool';
 import { toolResultsFromMessages } from './tool-results';
 import type { LangChainTool, ToolSearchOptions, ToolSearchRuntime } from './tool-search-options';
+
+/** What the selector hands to `bindTools` and `ToolNode`. */
+type BindableTool = StructuredToolInterface;
 
 type Engine = ToolSearchEngine<LangChainTool, ToolSearchRuntime>;
 
