@@ -46,10 +46,10 @@ export function postingAppend(
     posting.frequencies = frequencies;
   }
   posting.slots[posting.length] = slot;
-  posting.frequencies.set(
-    counts.subarray(offset, offset + FIELD_COUNT),
-    posting.length * FIELD_COUNT,
-  );
+  const target = posting.length * FIELD_COUNT;
+  for (let field = 0; field < FIELD_COUNT; field++) {
+    posting.frequencies[target + field] = counts[offset + field]!;
+  }
   posting.length++;
   posting.epoch = -1;
 }

@@ -59,6 +59,8 @@ function segmentWords(text: string): string[] {
  * @returns the folded text
  */
 export function normalizeText(text: string): string {
+  // NFKC, NFD and diacritic folding change nothing in ASCII text.
+  if (isAscii(text)) return text.toLowerCase();
   return text
     .normalize('NFKC')
     .toLowerCase()

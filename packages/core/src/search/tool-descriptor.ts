@@ -33,6 +33,15 @@ export interface SchemaText {
 
 /** Nesting deeper than this is ignored: real tool schemas stay far shallower, cyclic ones never end. */
 const MAX_SCHEMA_DEPTH = 8;
+/** Keywords whose values are schemas nested in a schema. */
+const NESTED_SCHEMA_KEYS = [
+  'items',
+  'prefixItems',
+  'additionalProperties',
+  'anyOf',
+  'oneOf',
+  'allOf',
+];
 /** Caps the work per tool for schemas with huge enums or thousands of properties. */
 const MAX_SCHEMA_STRINGS = 2_000;
 
@@ -74,9 +83,7 @@ export function extractSchemaText(schema: unknown): SchemaText {
         visit(child, depth + 1, false);
       }
     }
-    for (const key of ['items', 'prefixItems', 'additionalProperties', 'anyOf', 'oneOf', 'allOf']) {
-      visit(record[key], depth + 1, false);
-    }
+    for (const key of NESTED_SCHEMA_KEYS) visit(record[key], depth + 1, false);
   };
 
   visit(schema, 0, true);

@@ -137,30 +137,45 @@ export class ToolIndex {
     }
     this.remove(tool.id);
     const slot = this.#allocateSlot();
+    const { lists, fields } = this.#analyze(tool);
+    let total = 0;
+    for (const termIds of lists) total += termIds.length;
+    if (total > this.#localTerms.length) this.#growScratch(total);
+    // Read after #analyze: interning new terms may have grown these arrays.
+    const seenAt = this.#seenAt;
+    const localIndex = this.#localIndex;
+    const localTerms = this.#localTerms;
+    const localCounts = this.#localCounts;
+    const fieldLengths = this.#fieldLengths;
+    const lengthBase = slot * FIELD_COUNT;
+    fieldLengths.fill(0, lengthBase, lengthBase + FIELD_COUNT);
     const stamp = ++this.#addCount;
     let distinct = 0;
-    const accumulate = (termIds: Int32Array, field: number): void => {
-      this.#fieldLengths[slot * FIELD_COUNT + field]! += termIds.length;
+    for (let list = 0; list < lists.length; list++) {
+      const termIds = lists[list]!;
+      const field = fields[list]!;
+      fieldLengths[lengthBase + field]! += termIds.length;
       this.#fieldLengthSums[field]! += termIds.length;
-      for (const termId of termIds) {
-        if (this.#seenAt[termId] !== stamp) {
-          this.#seenAt[termId] = stamp;
-          this.#localIndex[termId] = distinct;
-          if (distinct === this.#localTerms.length) this.#growScratch();
-          this.#localTerms[distinct] = termId;
-          this.#localCounts.fill(0, distinct * FIELD_COUNT, (distinct + 1) * FIELD_COUNT);
-          distinct++;
+      for (let position = 0; position < termIds.length; position++) {
+        const termId = termIds[position]!;
+        let local: number;
+        if (seenAt[termId] === stamp) {
+          local = localIndex[termId]!;
+        } else {
+          seenAt[termId] = stamp;
+          local = distinct++;
+          localIndex[termId] = local;
+          localTerms[local] = termId;
+          localCounts.fill(0, local * FIELD_COUNT, (local + 1) * FIELD_COUNT);
         }
-        const at = this.#localIndex[termId]! * FIELD_COUNT + field;
-        if (this.#localCounts[at]! < MAX_TERM_FREQUENCY) this.#localCounts[at]!++;
+        const at = local * FIELD_COUNT + field;
+        if (localCounts[at]! < MAX_TERM_FREQUENCY) localCounts[at]!++;
       }
-    };
-    this.#fieldLengths.fill(0, slot * FIELD_COUNT, (slot + 1) * FIELD_COUNT);
-    this.#analyze(tool, accumulate);
-    const slotTerms = this.#localTerms.slice(0, distinct);
+    }
+    const slotTerms = localTerms.slice(0, distinct);
     for (let local = 0; local < distinct; local++) {
       const termId = slotTerms[local]!;
-      postingAppend(this.#postings[termId]!, slot, this.#localCounts, local * FIELD_COUNT);
+      postingAppend(this.#postings[termId]!, slot, localCounts, local * FIELD_COUNT);
       this.#documentFrequency[termId]!++;
     }
     this.#slotTerms[slot] = slotTerms;
@@ -330,7 +345,8 @@ export class ToolIndex {
     for (let field = 0; field < FIELD_COUNT; field++) {
       averages[field] = this.#liveCount > 0 ? this.#fieldLengthSums[field]! / this.#liveCount : 0;
     }
-    if (posting.weights.length < posting.length) posting.weights = new Float32Array(posting.slots.length);
+    if (posting.weights.length < posting.length)
+      posting.weights = new Float32Array(posting.slots.length);
     const { slots, weights, frequencies } = posting;
     for (let position = 0; position < posting.length; position++) {
       const slot = slots[position]!;
@@ -350,22 +366,22 @@ export class ToolIndex {
     posting.epoch = this.#epoch;
   }
 
-  /** Feeds each field's term ids to `accumulate`, field by field. */
-  #analyze(tool: ToolDescriptor, accumulate: (termIds: Int32Array, field: number) => void): void {
-    accumulate(this.#termIdsOf(tool.id, false), FIELD.id);
-    if (typeof tool.description === 'string') {
-      accumulate(this.#termIdsOf(tool.description, true), FIELD.description);
-    }
+  /** The term ids of each text of a tool, with the field each belongs to. */
+  #analyze(tool: ToolDescriptor): { lists: Int32Array[]; fields: number[] } {
+    const lists: Int32Array[] = [this.#termIdsOf(tool.id, false)];
+    const fields: number[] = [FIELD.id];
+    const add = (text: unknown, field: number): void => {
+      if (typeof text !== 'string') return;
+      lists.push(this.#termIdsOf(text, true));
+      fields.push(field);
+    };
+    add(tool.description, FIELD.description);
     const schema = extractSchemaText(tool.inputSchema);
-    for (const name of schema.names) accumulate(this.#termIdsOf(name, true), FIELD.parameters);
-    for (const text of schema.descriptions) {
-      accumulate(this.#termIdsOf(text, true), FIELD.parameterDescriptions);
-    }
-    if (Array.isArray(tool.keywords)) {
-      for (const keyword of tool.keywords) {
-        if (typeof keyword === 'string') accumulate(this.#termIdsOf(keyword, true), FIELD.keywords);
-      }
-    }
+    for (const name of schema.names) add(name, FIELD.parameters);
+    for (const text of schema.descriptions) add(text, FIELD.parameterDescriptions);
+    if (Array.isArray(tool.keywords))
+      for (const keyword of tool.keywords) add(keyword, FIELD.keywords);
+    return { lists, fields };
   }
 
   /**
@@ -388,13 +404,12 @@ export class ToolIndex {
     return termIds;
   }
 
-  #growScratch(): void {
-    const terms = new Int32Array(this.#localTerms.length * 2);
-    terms.set(this.#localTerms);
-    this.#localTerms = terms;
-    const counts = new Uint8Array(terms.length * FIELD_COUNT);
-    counts.set(this.#localCounts);
-    this.#localCounts = counts;
+  /** Makes room for a tool with `terms` term occurrences (its distinct terms are at most that). */
+  #growScratch(terms: number): void {
+    let capacity = this.#localTerms.length;
+    while (capacity < terms) capacity *= 2;
+    this.#localTerms = new Int32Array(capacity);
+    this.#localCounts = new Uint8Array(capacity * FIELD_COUNT);
   }
 
   #internTerm(term: string): number {
