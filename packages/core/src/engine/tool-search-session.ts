@@ -27,7 +27,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   readonly requestContext: TContext | undefined;
   /** The meta-tools to offer this step: `search_tools`, then `load_tool` and `unload_tool` when enabled. */
   readonly metaTools: MetaTool[];
-  /** @internal */
+  /** The engine this session belongs to (its options, catalog and index). */
   readonly engine: ToolSearchEngine<TTool, TContext>;
   readonly #resolved: { catalog: Map<string, CatalogEntry<TTool>>; index: ToolIndex } | undefined;
   #toolResults: ToolResultRecord[];
@@ -231,6 +231,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     return entries;
   }
 
+  /** Whether this session's state lives in the store (a thread id and a store), not in its messages. */
   get usesStore(): boolean {
     return this.engine.store !== undefined && this.threadId !== undefined;
   }
@@ -255,6 +256,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     this.#ownEntries = entries.filter((entry) => !derived.has(entry.id));
   }
 
+  /** @internal Marks a loaded tool as just used, for the `maxLoadedTools` eviction order. */
   async touch(toolName: string): Promise<void> {
     try {
       await this.update((entries) => {

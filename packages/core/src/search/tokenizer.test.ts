@@ -48,6 +48,10 @@ describe('createTokenizer', () => {
     expect(tokenize('查询API密钥')).toEqual(expect.arrayContaining(['查询', 'api', '密钥']));
   });
 
+  it('splits CJK text at punctuation, including the katakana middle dot', () => {
+    expect(tokenize('データ・ベース')).toEqual(['デー', 'ータ', 'ベー', 'ース']);
+  });
+
   it('segments Japanese with kana', () => {
     expect(tokenize('天気予報を調べる')).toEqual(expect.arrayContaining(['天気', '予報']));
   });

@@ -1,6 +1,6 @@
 import { stem as englishStem } from './stemmer';
 import { DEFAULT_STOP_WORDS } from './stop-words';
-import { forEachWordRun } from './word-runs';
+import { forEachRun, RunKind } from './word-runs';
 
 /** How runs of an unspaced script (Han, Kana, Hangul) become terms. */
 export type CjkSegmentation = 'bigram' | 'segmenter' | 'both';
@@ -28,11 +28,6 @@ export interface TokenizerOptions {
 /** Turns text into search terms, in order, with repeats; the same function must index tools and read queries. */
 export type Tokenizer = (text: string) => string[];
 
-/** Scripts written without spaces between words. */
-const UNSPACED_CHAR =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}ー々]/u;
-const UNSPACED_RUN =
-  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々]+)|([\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}ー々]+)/gu;
 /** camelCase and PascalCase boundaries: "getWeather", "HTMLParser", "v2Beta". */
 const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 /** Combining marks on Latin and Greek letters, folded away ("café" → "cafe"); kana voicing marks stay. */
@@ -79,20 +74,20 @@ export function normalizeText(text: string): string {
  */
 export function splitIdentifier(identifier: string): string[] {
   const words: string[] = [];
-  forEachWordRun(identifier.normalize('NFKC'), (run) => {
-    for (const part of run.split(CAMEL_BOUNDARY)) {
-      if (part) words.push(foldWord(part));
-    }
+  forEachRun(identifier.normalize('NFKC'), (run, kind) => {
+    const parts = kind === RunKind.Word ? run.split(CAMEL_BOUNDARY) : [run];
+    for (const part of parts) if (part) words.push(foldWord(part));
   });
   return words;
 }
 
-function pushUnspaced(terms: string[], run: string, mode: CjkSegmentation): void {
-  const chars = Array.from(run);
+/** Adds the terms of a Han, Kana or Hangul run (already NFKC-normalized). */
+function pushCjk(terms: string[], run: string, mode: CjkSegmentation): void {
   if (mode !== 'segmenter') {
     // Overlapping bigrams, and a lone character as itself: the standard indexing of unspaced
     // CJK text (as in Lucene's CJKAnalyzer). Unigrams of longer runs were measured to add noise:
     // common characters (的, 我, 是) match everything.
+    const chars = run.length === 1 || !/[\ud800-\udbff]/.test(run) ? run : Array.from(run);
     if (chars.length === 1) terms.push(chars[0]!);
     for (let index = 0; index + 1 < chars.length; index++)
       terms.push(chars[index]! + chars[index + 1]!);
@@ -125,38 +120,34 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
         : englishStem;
   const cjk = options.cjk ?? 'bigram';
 
-  const pushText = (terms: string[], word: string): void => {
-    if (!UNSPACED_CHAR.test(word)) {
-      pushWord(terms, word, stopWords, stemWord);
-      return;
-    }
-    for (const match of word.matchAll(UNSPACED_RUN)) {
-      if (match[1]) pushUnspaced(terms, match[1], cjk);
-      else if (match[2]) terms.push(...segmentWords(match[2]));
-      else if (match[3]) pushWord(terms, match[3], stopWords, stemWord);
-    }
-  };
-
-  const analyzeRun = (run: string): string[] => {
+  const analyzeWord = (run: string): string[] => {
     const terms: string[] = [];
     const parts = run.split(CAMEL_BOUNDARY);
     // "GitHub" is also indexed whole, so the query "github" finds it as well as "git hub".
-    if (parts.length > 1 && !UNSPACED_CHAR.test(run))
-      pushWord(terms, foldWord(run), stopWords, stemWord);
-    for (const part of parts) if (part) pushText(terms, foldWord(part));
+    if (parts.length > 1) pushWord(terms, foldWord(run), stopWords, stemWord);
+    for (const part of parts) if (part) pushWord(terms, foldWord(part), stopWords, stemWord);
     return terms;
   };
 
   // Catalog text repeats a small vocabulary, so analyzing each distinct word once makes indexing
-  // several times faster. The cache is dropped when it grows past its cap.
+  // several times faster. The cache is dropped when it grows past its cap. Unspaced runs are
+  // whole phrases that rarely repeat, so they skip it.
   const cache = new Map<string, readonly string[]>();
   return (text: string): string[] => {
     const terms: string[] = [];
     const source = isAscii(text) ? text : text.normalize('NFKC');
-    forEachWordRun(source, (run) => {
+    forEachRun(source, (run, kind) => {
+      if (kind === RunKind.Cjk) {
+        pushCjk(terms, run, cjk);
+        return;
+      }
+      if (kind === RunKind.Segmented) {
+        for (const word of segmentWords(run)) terms.push(word);
+        return;
+      }
       let runTerms = cache.get(run);
       if (!runTerms) {
-        runTerms = analyzeRun(run);
+        runTerms = analyzeWord(run);
         if (cache.size >= MAX_CACHED_WORDS) cache.clear();
         cache.set(run, runTerms);
       }
