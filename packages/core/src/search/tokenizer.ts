@@ -75,7 +75,7 @@ export function normalizeText(text: string): string {
 export function splitIdentifier(identifier: string): string[] {
   const words: string[] = [];
   forEachRun(identifier.normalize('NFKC'), (run, kind) => {
-    const parts = kind === RunKind.Word ? run.split(CAMEL_BOUNDARY) : [run];
+    const parts = kind === RunKind.Word ? splitCamelCase(run) : [run];
     for (const part of parts) if (part) words.push(foldWord(part));
   });
   return words;
@@ -122,7 +122,7 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
 
   const analyzeWord = (run: string): string[] => {
     const terms: string[] = [];
-    const parts = run.split(CAMEL_BOUNDARY);
+    const parts = splitCamelCase(run);
     // "GitHub" is also indexed whole, so the query "github" finds it as well as "git hub".
     if (parts.length > 1) pushWord(terms, foldWord(run), stopWords, stemWord);
     for (const part of parts) if (part) pushWord(terms, foldWord(part), stopWords, stemWord);
@@ -163,7 +163,14 @@ function isAscii(text: string): boolean {
 }
 
 function foldWord(word: string): string {
-  return normalizeText(word).replace(APOSTROPHE, '');
+  const folded = normalizeText(word);
+  return folded.includes("'") || folded.includes('’') ? folded.replace(APOSTROPHE, '') : folded;
+}
+
+/** Splits camelCase words; an all-lower-case ASCII word (most of them) skips the regex. */
+function splitCamelCase(word: string): string[] {
+  if (isAscii(word) && !/[A-Z]/.test(word)) return [word];
+  return word.split(CAMEL_BOUNDARY);
 }
 
 function pushWord(
