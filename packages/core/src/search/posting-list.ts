@@ -12,6 +12,8 @@ export interface PostingList {
   frequencies: Uint8Array;
   /** Cached saturated BM25F pseudo-frequency per posting, valid while `epoch` matches the index's. */
   weights: Float32Array;
+  /** Cached ID-word boost per posting (the boost, or 0), valid with `weights`. */
+  bonuses: Float32Array;
   length: number;
   /** Postings whose document was removed but not yet dropped. */
   dead: number;
@@ -23,6 +25,7 @@ export function createPostingList(): PostingList {
     slots: new Int32Array(INITIAL_CAPACITY),
     frequencies: new Uint8Array(INITIAL_CAPACITY * FIELD_COUNT),
     weights: EMPTY_WEIGHTS,
+    bonuses: EMPTY_WEIGHTS,
     length: 0,
     dead: 0,
     epoch: -1,
@@ -67,7 +70,10 @@ export function postingCompact(posting: PostingList, alive: Uint8Array): void {
         position * FIELD_COUNT,
         (position + 1) * FIELD_COUNT,
       );
-      if (posting.weights.length > position) posting.weights[kept] = posting.weights[position]!;
+      if (posting.weights.length > position) {
+        posting.weights[kept] = posting.weights[position]!;
+        posting.bonuses[kept] = posting.bonuses[position]!;
+      }
     }
     kept++;
   }

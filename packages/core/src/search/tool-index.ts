@@ -323,18 +323,22 @@ export class ToolIndex {
     const posting = this.#postings[termId]!;
     if (posting.dead > posting.length / 2) postingCompact(posting, this.#alive);
     if (posting.epoch !== this.#epoch) this.#weigh(posting);
-    const wordBoost = this.#wordBoost;
-    const { slots, weights, frequencies, length } = posting;
-    const alive = this.#alive;
+    const { slots, weights, bonuses, length } = posting;
     let count = touchedCount;
+    if (posting.dead === 0) {
+      for (let position = 0; position < length; position++) {
+        const slot = slots[position]!;
+        if (scores[slot] === 0) touched[count++] = slot;
+        scores[slot]! += idf * weights[position]! + bonuses[position]!;
+      }
+      return count;
+    }
+    const alive = this.#alive;
     for (let position = 0; position < length; position++) {
       const slot = slots[position]!;
       if (alive[slot] === 0) continue;
-      let score = idf * weights[position]!;
-      // ID-word boost: the term is one of the id's words (field 0 holds the id's words).
-      if (wordBoost !== 0 && frequencies[position * FIELD_COUNT]! > 0) score += wordBoost;
       if (scores[slot] === 0) touched[count++] = slot;
-      scores[slot]! += score;
+      scores[slot]! += idf * weights[position]! + bonuses[position]!;
     }
     return count;
   }
@@ -345,9 +349,11 @@ export class ToolIndex {
     for (let field = 0; field < FIELD_COUNT; field++) {
       averages[field] = this.#liveCount > 0 ? this.#fieldLengthSums[field]! / this.#liveCount : 0;
     }
-    if (posting.weights.length < posting.length)
+    if (posting.weights.length < posting.length) {
       posting.weights = new Float32Array(posting.slots.length);
-    const { slots, weights, frequencies } = posting;
+      posting.bonuses = new Float32Array(posting.slots.length);
+    }
+    const { slots, weights, bonuses, frequencies } = posting;
     for (let position = 0; position < posting.length; position++) {
       const slot = slots[position]!;
       let weight = 0;
@@ -362,6 +368,8 @@ export class ToolIndex {
       }
       // Cache the saturated frequency tf~ / (k1 + tf~): a search then costs one multiply by idf.
       weights[position] = weight / (this.#k1 + weight);
+      // ID-word boost: the term is one of the id's words (field 0 holds the id's words).
+      bonuses[position] = frequencies[position * FIELD_COUNT]! > 0 ? this.#wordBoost : 0;
     }
     posting.epoch = this.#epoch;
   }
