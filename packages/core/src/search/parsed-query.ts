@@ -37,5 +37,7 @@ export function parseQuery(query: unknown, tokenize: Tokenizer): ParsedQuery {
 
 /** The form an id and a query word are compared in for the exact-id boost. */
 export function toExactKey(text: string): string {
-  return normalizeText(text).replace(WRAPPING_PUNCTUATION, '');
+  const folded = normalizeText(text);
+  // Most ids start and end with a letter or digit: then there is nothing to strip.
+  return /^[a-z0-9].*[a-z0-9]$/s.test(folded) ? folded : folded.replace(WRAPPING_PUNCTUATION, '');
 }

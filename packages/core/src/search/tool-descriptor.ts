@@ -42,6 +42,8 @@ const NESTED_SCHEMA_KEYS = [
   'oneOf',
   'allOf',
 ];
+/** Schema nodes visited at most per tool: a cyclic schema with many self-references stays cheap. */
+const MAX_SCHEMA_NODES = 5_000;
 /** Caps the work per tool for schemas with huge enums or thousands of properties. */
 const MAX_SCHEMA_STRINGS = 2_000;
 
@@ -54,17 +56,18 @@ const MAX_SCHEMA_STRINGS = 2_000;
  */
 export function extractSchemaText(schema: unknown): SchemaText {
   const text: SchemaText = { names: [], descriptions: [] };
-  const seen = new Set<object>();
-  const budget = { left: MAX_SCHEMA_STRINGS };
+  // Budgets instead of a visited set: they bound cyclic and huge schemas alike, for less work.
+  let stringsLeft = MAX_SCHEMA_STRINGS;
+  let nodesLeft = MAX_SCHEMA_NODES;
 
   const push = (list: string[], value: unknown): void => {
-    if (typeof value === 'string' && value.length > 0 && budget.left-- > 0) list.push(value);
+    if (typeof value === 'string' && value.length > 0 && stringsLeft-- > 0) list.push(value);
   };
 
   const visit = (node: unknown, depth: number, isRoot: boolean): void => {
-    if (node === null || typeof node !== 'object' || depth > MAX_SCHEMA_DEPTH || seen.has(node))
+    if (node === null || typeof node !== 'object' || depth > MAX_SCHEMA_DEPTH || nodesLeft-- <= 0) {
       return;
-    seen.add(node);
+    }
     if (Array.isArray(node)) {
       for (const item of node) visit(item, depth + 1, false);
       return;
@@ -78,12 +81,16 @@ export function extractSchemaText(schema: unknown): SchemaText {
     if (Array.isArray(record.enum)) for (const value of record.enum) push(text.descriptions, value);
     const properties = record.properties;
     if (properties !== null && typeof properties === 'object' && !Array.isArray(properties)) {
-      for (const [name, child] of Object.entries(properties)) {
+      for (const name in properties) {
+        if (!Object.hasOwn(properties, name)) continue;
         push(text.names, name);
-        visit(child, depth + 1, false);
+        visit((properties as Record<string, unknown>)[name], depth + 1, false);
       }
     }
-    for (const key of NESTED_SCHEMA_KEYS) visit(record[key], depth + 1, false);
+    for (const key of NESTED_SCHEMA_KEYS) {
+      const child = record[key];
+      if (child !== undefined) visit(child, depth + 1, false);
+    }
   };
 
   visit(schema, 0, true);

@@ -166,7 +166,8 @@ export class ToolIndex {
           local = distinct++;
           localIndex[termId] = local;
           localTerms[local] = termId;
-          localCounts.fill(0, local * FIELD_COUNT, (local + 1) * FIELD_COUNT);
+          const base = local * FIELD_COUNT;
+          for (let field = 0; field < FIELD_COUNT; field++) localCounts[base + field] = 0;
         }
         const at = local * FIELD_COUNT + field;
         if (localCounts[at]! < MAX_TERM_FREQUENCY) localCounts[at]!++;
