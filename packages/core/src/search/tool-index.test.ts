@@ -168,6 +168,15 @@ describe('ToolIndex', () => {
     );
   });
 
+  it('lists its ids in insertion order, a replaced tool last', () => {
+    const index = new ToolIndex(tools);
+    index.add({ id: 'get_weather', description: 'again' });
+    expect(index.ids()).toEqual([
+      ...tools.map((tool) => tool.id).filter((id) => id !== 'get_weather'),
+      'get_weather',
+    ]);
+  });
+
   it('rejects a tool without an id', () => {
     expect(() => new ToolIndex([{ id: '' }])).toThrow(/non-empty string id/);
   });
