@@ -80,3 +80,73 @@ export function postingCompact(posting: PostingList, alive: Uint8Array): void {
   posting.length = kept;
   posting.dead = 0;
 }
+
+/** Postings of many documents, buffered flat, then written to their lists in one pass. */
+export class PendingPostings {
+  #terms = new Int32Array(1024);
+  #slots = new Int32Array(1024);
+  #counts = new Uint8Array(1024 * FIELD_COUNT);
+  #length = 0;
+
+  append(termId: number, slot: number, counts: Uint8Array, offset: number): void {
+    if (this.#length === this.#terms.length) this.#grow();
+    const at = this.#length++;
+    this.#terms[at] = termId;
+    this.#slots[at] = slot;
+    const target = at * FIELD_COUNT;
+    for (let field = 0; field < FIELD_COUNT; field++)
+      this.#counts[target + field] = counts[offset + field]!;
+  }
+
+  /**
+   * Appends every buffered posting of a live slot to its term's list, in buffer order (slot order),
+   * each list grown once to its final size. Removals made while buffering only marked their
+   * lists' `dead` counters; their postings are dropped here, so the counters start over.
+   */
+  flush(postings: PostingList[], alive: Uint8Array): void {
+    const added = new Int32Array(postings.length);
+    for (let at = 0; at < this.#length; at++) {
+      if (alive[this.#slots[at]!] === 1) added[this.#terms[at]!]!++;
+    }
+    for (let termId = 0; termId < postings.length; termId++) {
+      const posting = postings[termId]!;
+      posting.dead = 0;
+      const needed = posting.length + added[termId]!;
+      if (needed > posting.slots.length) {
+        const slots = new Int32Array(needed);
+        slots.set(posting.slots.subarray(0, posting.length));
+        const frequencies = new Uint8Array(needed * FIELD_COUNT);
+        frequencies.set(posting.frequencies.subarray(0, posting.length * FIELD_COUNT));
+        posting.slots = slots;
+        posting.frequencies = frequencies;
+      }
+    }
+    for (let at = 0; at < this.#length; at++) {
+      const slot = this.#slots[at]!;
+      if (alive[slot] !== 1) continue;
+      const posting = postings[this.#terms[at]!]!;
+      const position = posting.length++;
+      posting.slots[position] = slot;
+      const source = at * FIELD_COUNT;
+      const target = position * FIELD_COUNT;
+      for (let field = 0; field < FIELD_COUNT; field++) {
+        posting.frequencies[target + field] = this.#counts[source + field]!;
+      }
+      posting.epoch = -1;
+    }
+    this.#length = 0;
+  }
+
+  #grow(): void {
+    const capacity = this.#terms.length * 2;
+    const terms = new Int32Array(capacity);
+    terms.set(this.#terms);
+    this.#terms = terms;
+    const slots = new Int32Array(capacity);
+    slots.set(this.#slots);
+    this.#slots = slots;
+    const counts = new Uint8Array(capacity * FIELD_COUNT);
+    counts.set(this.#counts);
+    this.#counts = counts;
+  }
+}

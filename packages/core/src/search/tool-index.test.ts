@@ -110,6 +110,21 @@ describe('ToolIndex', () => {
     expect(index.search('translate')).toEqual([]);
   });
 
+  it('builds from a list with repeated ids exactly as one tool at a time', () => {
+    const docs = [
+      ...tools,
+      { id: 'get_weather', description: 'Translate text' },
+      ...tools.slice(2, 4),
+    ];
+    const bulk = new ToolIndex(docs);
+    const incremental = new ToolIndex();
+    for (const doc of docs) incremental.add(doc);
+    expect(bulk.size).toBe(tools.length);
+    for (const query of ['weather', 'translate', 'issue', 'message channel', 'iban']) {
+      expect(bulk.search(query, { topK: 10 })).toEqual(incremental.search(query, { topK: 10 }));
+    }
+  });
+
   it('ranks the same after many removals as a fresh index', () => {
     const docs = Array.from({ length: 300 }, (_, n) => ({
       id: `t${n}`,

@@ -1,5 +1,11 @@
 import { MAX_QUERY_LENGTH, type ParsedQuery, parseQuery, toExactKey } from './parsed-query';
-import { createPostingList, type PostingList, postingAppend, postingCompact } from './posting-list';
+import {
+  createPostingList,
+  PendingPostings,
+  type PostingList,
+  postingAppend,
+  postingCompact,
+} from './posting-list';
 import { searchIndexes } from './search-indexes';
 import type { Tokenizer } from './tokenizer';
 import { extractSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
@@ -94,6 +100,8 @@ export class ToolIndex {
   #localCounts = new Uint8Array(256 * FIELD_COUNT);
   #addCount = 0;
   readonly #textCache = new Map<string, Int32Array>();
+  /** Postings collected by the constructor, written to the lists when it is done. */
+  #pending: PendingPostings | undefined;
 
   /**
    * @param tools - tools to index; a later tool replaces an earlier one with the same id
@@ -107,7 +115,7 @@ export class ToolIndex {
     this.#k1 = settings.k1;
     this.#exactBoost = settings.exactBoost;
     this.#wordBoost = settings.wordBoost;
-    if (tools) for (const tool of tools) this.add(tool);
+    if (tools) this.#addAll(tools);
   }
 
   /** Number of tools in the index. */
@@ -176,7 +184,8 @@ export class ToolIndex {
     const slotTerms = localTerms.slice(0, distinct);
     for (let local = 0; local < distinct; local++) {
       const termId = slotTerms[local]!;
-      postingAppend(this.#postings[termId]!, slot, localCounts, local * FIELD_COUNT);
+      if (this.#pending) this.#pending.append(termId, slot, localCounts, local * FIELD_COUNT);
+      else postingAppend(this.#postings[termId]!, slot, localCounts, local * FIELD_COUNT);
       this.#documentFrequency[termId]!++;
     }
     this.#slotTerms[slot] = slotTerms;
@@ -437,10 +446,27 @@ export class ToolIndex {
     return termId;
   }
 
+  /**
+   * Indexes many tools at once: postings are collected in one flat buffer and written to each
+   * term's list once at the end, sized exactly, instead of growing every list tool by tool.
+   */
+  #addAll(tools: Iterable<ToolDescriptor>): void {
+    const pending = new PendingPostings();
+    this.#pending = pending;
+    try {
+      for (const tool of tools) this.add(tool);
+    } finally {
+      this.#pending = undefined;
+      pending.flush(this.#postings, this.#alive);
+    }
+  }
+
   #allocateSlot(): number {
     if (this.#slotCount === this.#alive.length) {
       // Slots of removed tools are reclaimed by renumbering once they are most of the array.
-      if (this.#slotCount - this.#liveCount > this.#slotCount / 2) this.#compact();
+      // Never while postings are pending: they hold slot numbers that compaction would change.
+      if (!this.#pending && this.#slotCount - this.#liveCount > this.#slotCount / 2)
+        this.#compact();
       if (this.#slotCount === this.#alive.length) this.#grow(this.#alive.length * 2);
     }
     return this.#slotCount++;
