@@ -138,6 +138,13 @@ function createScriptedModel(
 
 const loose = <T>(value: T) => value as unknown as Loose;
 
+/** ai 5 and 6: `result.response.messages` holds the whole exchange a chat app passes back. */
+const messagesOfResponse: AiMajor['responseMessages'] = async (result) =>
+  (
+    await (result as { response: PromiseLike<{ messages: unknown[] }> | { messages: unknown[] } })
+      .response
+  ).messages;
+
 export const AI_MAJORS: AiMajor[] = [
   {
     name: 'ai 5',
@@ -156,12 +163,7 @@ export const AI_MAJORS: AiMajor[] = [
         script,
       ),
     contextOption: (context) => ({ experimental_context: context }),
-    responseMessages: async (result) =>
-      (
-        await (
-          result as { response: PromiseLike<{ messages: unknown[] }> | { messages: unknown[] } }
-        ).response
-      ).messages,
+    responseMessages: messagesOfResponse,
     prepareStepHasContext: false,
   },
   {
@@ -181,12 +183,7 @@ export const AI_MAJORS: AiMajor[] = [
         script,
       ),
     contextOption: (context) => ({ experimental_context: context }),
-    responseMessages: async (result) =>
-      (
-        await (
-          result as { response: PromiseLike<{ messages: unknown[] }> | { messages: unknown[] } }
-        ).response
-      ).messages,
+    responseMessages: messagesOfResponse,
     prepareStepHasContext: true,
   },
   {
