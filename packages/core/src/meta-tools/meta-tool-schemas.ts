@@ -7,6 +7,7 @@ export const searchToolsInput = z.object({
     .describe('Keywords or a tool name, e.g. "weather forecast", "create github issue"'),
   limit: z.number().int().min(1).max(50).optional().describe('How many results to return at most'),
 });
+/** What the model passes to `search_tools`. */
 export type SearchToolsInput = z.infer<typeof searchToolsInput>;
 
 /** One result of `search_tools`, in the shape Mastra's processor answers with. */
@@ -34,6 +35,7 @@ export const loadToolInput = z.object({
     .describe('The exact name of one tool to load, from search results'),
   toolNames: z.array(z.string()).optional().describe('Several exact tool names to load at once'),
 });
+/** What the model passes to `load_tool`. */
 export type LoadToolInput = z.infer<typeof loadToolInput>;
 
 /**
@@ -56,6 +58,7 @@ export interface LoadToolOutput {
 export const unloadToolInput = z.object({
   toolNames: z.array(z.string()).min(1).describe('Names of loaded tools you no longer need'),
 });
+/** What the model passes to `unload_tool`. */
 export type UnloadToolInput = z.infer<typeof unloadToolInput>;
 
 /** Output of `unload_tool`. */

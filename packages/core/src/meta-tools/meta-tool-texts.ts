@@ -1,17 +1,23 @@
-/** What the model reads: descriptions of the meta-tools and the system instruction. */
-
+/** The model-facing description of `search_tools`, which says whether search also loads. */
 export function searchToolsDescription(autoLoad: boolean): string {
   return autoLoad
     ? 'Find tools for a task you cannot do with the tools you have. Describe the task in a few keywords or give a tool name. The tools found are loaded at once and can be called from your next step.'
     : 'Find tools for a task you cannot do with the tools you have. Describe the task in a few keywords or give a tool name. Returns matching tool names with descriptions; call load_tool with a name to use it.';
 }
 
+/** The model-facing description of `load_tool`. */
 export const LOAD_TOOL_DESCRIPTION =
   'Load tools found with search_tools so you can call them from your next step. Give one exact name as toolName, or several as toolNames.';
 
+/** The model-facing description of `unload_tool`. */
 export const UNLOAD_TOOL_DESCRIPTION =
   'Unload tools you no longer need, to keep your tool list short. They can be loaded again later.';
 
+/**
+ * The system instruction that explains the meta-tools to the model; the same text every step, so
+ * the cached prompt prefix stays stable.
+ * @param options - whether search loads (`autoLoad`) and whether `unload_tool` is offered
+ */
 export function toolSearchInstructions(options: {
   autoLoad: boolean;
   unloadTool: boolean;
@@ -26,6 +32,7 @@ export function toolSearchInstructions(options: {
 /** Search results show descriptions cut to this many characters: enough to choose, cheap in tokens. */
 export const MAX_RESULT_DESCRIPTION = 200;
 
+/** Cuts a description for search results, at a word boundary when one is near. */
 export function truncateDescription(description: string): string {
   if (description.length <= MAX_RESULT_DESCRIPTION) return description;
   const cut = description.slice(0, MAX_RESULT_DESCRIPTION - 1);

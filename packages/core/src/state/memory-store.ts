@@ -38,7 +38,9 @@ export interface MemoryStore extends LoadedToolsStore {
   dispose(): void;
 }
 
+/** Idle time before an in-memory thread is forgotten: one hour, as Mastra's default. */
 export const DEFAULT_TTL = 60 * 60 * 1000;
+/** Threads the in-memory store keeps at most: bounds memory when every request brings a new thread. */
 export const DEFAULT_MAX_THREADS = 10_000;
 /** Sweep at most once a minute: expired threads are already invisible to `get`, this only frees memory. */
 const MAX_SWEEP_INTERVAL = 60_000;
