@@ -103,23 +103,27 @@ export class ToolSearchSession<TTool, TContext = unknown> {
    * messages can be forged).
    */
   async activeTools(): Promise<ActiveTool<TTool>[]> {
-    const active: ActiveTool<TTool>[] = [];
     const pinned = new Set(this.engine.options.alwaysLoaded ?? []);
-    for (const id of pinned) {
-      const entry = this.lookup(id);
-      if (entry && (await this.allows(id, 'active')))
-        active.push({ id, tool: entry.tool, pinned: true });
-    }
     const entries = withinBudget(await this.readEntries(), this.engine.options.maxLoadedTools);
     const fromContext = !this.usesStore;
-    for (const { id } of entries) {
-      if (pinned.has(id)) continue;
+    const candidates: ActiveTool<TTool>[] = [];
+    for (const id of pinned) {
       const entry = this.lookup(id);
-      if (!entry) continue;
-      if (fromContext && !(await this.allows(id, 'load'))) continue;
-      if (await this.allows(id, 'active')) active.push({ id, tool: entry.tool, pinned: false });
+      if (entry) candidates.push({ id, tool: entry.tool, pinned: true });
     }
-    return active;
+    for (const { id } of entries) {
+      const entry = pinned.has(id) ? undefined : this.lookup(id);
+      if (entry) candidates.push({ id, tool: entry.tool, pinned: false });
+    }
+    // Filters may be slow (a policy service): ask for every candidate at once, keep the order.
+    const allowed = await Promise.all(
+      candidates.map(
+        async ({ id, pinned: isPinned }) =>
+          (isPinned || !fromContext || (await this.allows(id, 'load'))) &&
+          this.allows(id, 'active'),
+      ),
+    );
+    return candidates.filter((_, position) => allowed[position]);
   }
 
   /**
