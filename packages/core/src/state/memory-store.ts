@@ -42,9 +42,13 @@ export interface MemoryStore extends LoadedToolsStore {
 export const DEFAULT_TTL = 60 * 60 * 1000;
 /** Threads the in-memory store keeps at most: bounds memory when every request brings a new thread. */
 export const DEFAULT_MAX_THREADS = 10_000;
-/** Sweep at most once a minute: expired threads are already invisible to `get`, this only frees memory. */
-const MAX_SWEEP_INTERVAL = 60_000;
-const MIN_SWEEP_INTERVAL = 1_000;
+/**
+ * The sweep runs every ttl, but no more often than once a minute and no less than every ten
+ * minutes: expired threads are already invisible to `get`, the sweep only frees their memory
+ * (which `maxThreads` bounds anyway), and `cleanupNow()` sweeps on demand.
+ */
+const MIN_SWEEP_INTERVAL = 60_000;
+const MAX_SWEEP_INTERVAL = 10 * 60_000;
 
 interface Slot {
   tools: LoadedToolEntry[];
