@@ -30,7 +30,8 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   /** The engine this session belongs to (its options, catalog and index). */
   readonly engine: ToolSearchEngine<TTool, TContext>;
   readonly #resolved: { catalog: Map<string, CatalogEntry<TTool>>; index: ToolIndex } | undefined;
-  #toolResults: ToolResultRecord[];
+  /** Tool names the conversation's tool results leave loaded, derived once per `setToolResults`. */
+  #derivedNames: string[];
   /** Loads made in this session that its tool results do not show yet (no store, or no thread). */
   #ownEntries: LoadedToolEntry[] = [];
   /** Under 'context': names the conversation loaded but this session unloaded or evicted. */
@@ -45,7 +46,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       typeof init.threadId === 'string' && init.threadId !== '' ? init.threadId : undefined;
     this.requestContext = init.requestContext;
     this.#resolved = init.resolvedTools ? engine.requestCatalog(init.resolvedTools) : undefined;
-    this.#toolResults = init.toolResults ? [...init.toolResults] : [];
+    this.#derivedNames = this.#derive(init.toolResults ?? []);
     this.metaTools = createMetaTools(this);
   }
 
@@ -59,7 +60,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
 
   /** Replaces the conversation's tool results (for `storage: 'context'`); call it each step. */
   setToolResults(results: Iterable<ToolResultRecord>): void {
-    this.#toolResults = [...results];
+    this.#derivedNames = this.#derive(results);
   }
 
   /** @internal The indexes searched for this request: static first, then request-resolved. */
@@ -224,15 +225,17 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       }
     }
     // Under 'context', and for a request without a thread: this request's messages plus its own loads.
-    const derived = deriveLoadedToolNames(this.#toolResults, {
-      autoLoad: this.engine.options.autoLoad,
-    });
+    const derived = this.#derivedNames;
     const entries: LoadedToolEntry[] = derived
       .filter((id) => !this.#removed.has(id))
       .map((id, position) => ({ id, usedAt: position }));
     const seen = new Set(derived);
     for (const entry of this.#ownEntries) if (!seen.has(entry.id)) entries.push({ ...entry });
     return entries;
+  }
+
+  #derive(results: Iterable<ToolResultRecord>): string[] {
+    return deriveLoadedToolNames(results, { autoLoad: this.engine.options.autoLoad });
   }
 
   /** Whether this session's state lives in the store (a thread id and a store), not in its messages. */
@@ -251,9 +254,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       }
       return;
     }
-    const derived = new Set(
-      deriveLoadedToolNames(this.#toolResults, { autoLoad: this.engine.options.autoLoad }),
-    );
+    const derived = new Set(this.#derivedNames);
     const kept = new Set(entries.map((entry) => entry.id));
     for (const id of derived) if (!kept.has(id)) this.#removed.add(id);
     for (const id of kept) this.#removed.delete(id);

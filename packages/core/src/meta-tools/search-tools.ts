@@ -22,12 +22,20 @@ export async function rankAllowed<TTool, TContext>(
 ): Promise<SearchToolsResult[]> {
   const { minScore } = session.engine.options;
   const indexes = session.indexes;
-  const indexFilters = indexes.map((index) => (id: string) => !session.isShadowed(id, index));
+  // Only with request-resolved tools can a static tool be shadowed; otherwise no per-hit check.
+  const indexFilters =
+    indexes.length > 1
+      ? indexes.map((index) => (id: string) => !session.isShadowed(id, index))
+      : undefined;
   const total = indexes.reduce((sum, index) => sum + index.size, 0);
   const allowed: SearchToolsResult[] = [];
   let checked = 0;
   for (let window = topK * 2; ; window *= 4) {
-    const hits = searchIndexes(indexes, query, { topK: window, minScore, indexFilters });
+    const hits = searchIndexes(indexes, query, {
+      topK: window,
+      minScore,
+      ...(indexFilters && { indexFilters }),
+    });
     const batch = hits.slice(checked);
     const verdicts = await Promise.all(batch.map((hit) => session.allows(hit.id, 'search')));
     for (const [position, hit] of batch.entries()) {
