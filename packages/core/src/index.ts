@@ -44,9 +44,12 @@ export {
   DEFAULT_K1,
   DEFAULT_WORD_ID_BOOST,
 } from './search/tool-index-options';
+export { applyLoadedToolsOperation } from './state/apply-loaded-tools-operation';
 export { deriveLoadedToolNames } from './state/context-state';
 export type {
   LoadedToolEntry,
+  LoadedToolsChange,
+  LoadedToolsOperation,
   LoadedToolsState,
   LoadedToolsStore,
 } from './state/loaded-tools-store';

@@ -91,7 +91,11 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
       this.store = this.#memoryStore;
     } else if (storage === 'context') {
       this.store = undefined;
-    } else if (typeof storage?.get === 'function' && typeof storage.set === 'function') {
+    } else if (
+      typeof storage?.get === 'function' &&
+      typeof storage.set === 'function' &&
+      (storage.update === undefined || typeof storage.update === 'function')
+    ) {
       this.store = storage;
     } else {
       throw new TypeError(

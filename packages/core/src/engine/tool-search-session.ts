@@ -1,8 +1,13 @@
 import { createMetaTools } from '../meta-tools/create-meta-tools';
 import { toolSearchInstructions } from '../meta-tools/meta-tool-texts';
 import type { ToolIndex } from '../search/tool-index';
+import { applyLoadedToolsOperation } from '../state/apply-loaded-tools-operation';
 import { deriveLoadedToolNames } from '../state/context-state';
-import type { LoadedToolEntry } from '../state/loaded-tools-store';
+import type {
+  LoadedToolEntry,
+  LoadedToolsChange,
+  LoadedToolsOperation,
+} from '../state/loaded-tools-store';
 import { runExclusive } from './exclusive';
 import { runFilter } from './run-filter';
 import type { CatalogEntry, ToolSearchEngine } from './tool-search-engine';
@@ -194,6 +199,32 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     }
   }
 
+  /**
+   * @internal Applies an operation to this session's loaded tools. A store with `update` applies
+   * it atomically where the state lives (safe across processes); otherwise it runs as a
+   * read-modify-write under this process's per-thread lock. A store failure is reported and
+   * rethrown as a {@link StoreError}.
+   */
+  async applyOperation(operation: LoadedToolsOperation): Promise<LoadedToolsChange> {
+    const store = this.engine.store;
+    if (store?.update && this.threadId !== undefined) {
+      let change: LoadedToolsChange;
+      try {
+        change = await store.update(this.threadId, operation);
+      } catch (error) {
+        this.emit('onError', { threadId: this.threadId, operation: 'store.update', error });
+        throw new StoreError(error);
+      }
+      return {
+        loaded: stringList(change?.loaded),
+        alreadyLoaded: stringList(change?.alreadyLoaded),
+        evicted: stringList(change?.evicted),
+        unloaded: stringList(change?.unloaded),
+      };
+    }
+    return this.update((entries) => applyLoadedToolsOperation(entries, operation));
+  }
+
   /** @internal Runs a read-modify-write of this session's state, one at a time per thread. */
   update<TResult>(
     change: (entries: LoadedToolEntry[]) => TResult | Promise<TResult>,
@@ -264,10 +295,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   /** @internal Marks a loaded tool as just used, for the `maxLoadedTools` eviction order. */
   async touch(toolName: string): Promise<void> {
     try {
-      await this.update((entries) => {
-        const entry = entries.find((candidate) => candidate.id === toolName);
-        if (entry) entry.usedAt = Date.now();
-      });
+      await this.applyOperation({ type: 'touch', id: toolName, at: Date.now() });
     } catch {
       // Recency is a hint for eviction; a store failure here is already reported.
     }
@@ -280,6 +308,11 @@ export class StoreError extends Error {
     super('The loaded-tools store failed', { cause });
     this.name = 'StoreError';
   }
+}
+
+/** The strings of a list a store returned; anything else reads as empty. */
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item) => typeof item === 'string') : [];
 }
 
 /** Keeps the most recently used `max` entries, in load order. */

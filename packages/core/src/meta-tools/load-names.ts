@@ -39,38 +39,20 @@ export async function loadNames<TTool, TContext>(
     }
   });
   if (candidates.length === 0) return outcome;
-  const max = session.engine.options.maxLoadedTools;
   try {
-    await session.update((entries) => {
-      const now = Date.now();
-      for (const name of candidates) {
-        const existing = entries.find((entry) => entry.id === name);
-        if (existing) {
-          existing.usedAt = now;
-          outcome.alreadyLoaded.push(name);
-        } else {
-          entries.push({ id: name, usedAt: now });
-          outcome.loaded.push(name);
-        }
-      }
-      if (max !== undefined) {
-        while (entries.length > max) {
-          let oldest = 0;
-          for (let position = 1; position < entries.length; position++) {
-            if (entries[position]!.usedAt < entries[oldest]!.usedAt) oldest = position;
-          }
-          const [evicted] = entries.splice(oldest, 1);
-          outcome.evicted.push(evicted!.id);
-        }
-      }
+    const change = await session.applyOperation({
+      type: 'load',
+      ids: candidates,
+      at: Date.now(),
+      maxLoadedTools: session.engine.options.maxLoadedTools,
     });
+    outcome.loaded = change.loaded;
+    outcome.alreadyLoaded.push(...change.alreadyLoaded);
+    outcome.evicted = change.evicted;
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     return { ...outcome, loaded: [], alreadyLoaded: [], evicted: [], failed: true };
   }
-  const evicted = new Set(outcome.evicted);
-  outcome.loaded = outcome.loaded.filter((name) => !evicted.has(name));
-  outcome.alreadyLoaded = outcome.alreadyLoaded.filter((name) => !evicted.has(name));
   if (outcome.loaded.length > 0)
     session.emit('onLoad', { threadId: session.threadId, toolNames: outcome.loaded, via });
   if (outcome.evicted.length > 0)

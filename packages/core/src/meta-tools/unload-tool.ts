@@ -16,12 +16,7 @@ export async function unloadTools<TTool, TContext>(
   const wanted = new Set(parsed.data.toolNames);
   let unloaded: string[] = [];
   try {
-    unloaded = await session.update((entries) => {
-      const removed = entries.filter((entry) => wanted.has(entry.id)).map((entry) => entry.id);
-      const kept = entries.filter((entry) => !wanted.has(entry.id));
-      entries.splice(0, entries.length, ...kept);
-      return removed;
-    });
+    ({ unloaded } = await session.applyOperation({ type: 'unload', ids: [...wanted] }));
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     return {

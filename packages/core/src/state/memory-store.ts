@@ -1,3 +1,4 @@
+import { applyLoadedToolsOperation } from './apply-loaded-tools-operation';
 import type { LoadedToolEntry, LoadedToolsState, LoadedToolsStore } from './loaded-tools-store';
 
 /** Options of {@link createMemoryStore}. */
@@ -25,8 +26,11 @@ export interface StateStats {
   oldestAccessTime: number | null;
 }
 
-/** The in-process store, with the inspection methods of Mastra's default store. */
-export interface MemoryStore extends LoadedToolsStore {
+/**
+ * The in-process store, with the inspection methods of Mastra's default store. Its `update`
+ * applies operations with {@link applyLoadedToolsOperation}, atomically within the process.
+ */
+export interface MemoryStore extends Required<LoadedToolsStore> {
   /** Forgets one thread. */
   clearState(threadId: string): void;
   /** Forgets every thread. */
@@ -104,26 +108,44 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     threads.set(threadId, slot);
   };
 
+  const liveSlot = (threadId: string): Slot | undefined => {
+    const slot = threads.get(threadId);
+    if (slot && isExpired(slot, now())) {
+      threads.delete(threadId);
+      return undefined;
+    }
+    return slot;
+  };
+
+  const write = (threadId: string, tools: LoadedToolEntry[]): void => {
+    touch(threadId, { tools, accessedAt: 0 });
+    while (threads.size > maxThreads) {
+      const oldest = threads.keys().next().value;
+      if (oldest === undefined) break;
+      threads.delete(oldest);
+    }
+    startTimer();
+  };
+
   return {
     async get(threadId) {
-      const slot = threads.get(threadId);
+      const slot = liveSlot(threadId);
       if (!slot) return undefined;
-      if (isExpired(slot, now())) {
-        threads.delete(threadId);
-        return undefined;
-      }
       touch(threadId, slot);
       return { tools: slot.tools.map((entry) => ({ ...entry })) } satisfies LoadedToolsState;
     },
     async set(threadId, state) {
-      const slot: Slot = { tools: state.tools.map((entry) => ({ ...entry })), accessedAt: now() };
-      touch(threadId, slot);
-      while (threads.size > maxThreads) {
-        const oldest = threads.keys().next().value;
-        if (oldest === undefined) break;
-        threads.delete(oldest);
-      }
-      startTimer();
+      write(
+        threadId,
+        state.tools.map((entry) => ({ ...entry })),
+      );
+    },
+    async update(threadId, operation) {
+      // The same steps as a get and a set, with nothing in between: no other update can interleave.
+      const tools = liveSlot(threadId)?.tools.map((entry) => ({ ...entry })) ?? [];
+      const change = applyLoadedToolsOperation(tools, operation);
+      write(threadId, tools);
+      return change;
     },
     async delete(threadId) {
       threads.delete(threadId);
