@@ -21,8 +21,8 @@ export interface IoRedisClient {
 export interface NodeRedisClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  /** Connected and not reconnecting. */
-  readonly isReady: boolean;
+  /** Connected and not reconnecting (a node-redis cluster has no such flag: the timeout covers it). */
+  readonly isReady?: boolean;
 }
 
 /** A Redis client the store accepts: ioredis or node-redis. */
