@@ -5,7 +5,7 @@
  * threads run at once in this process, so Redis round trips overlap as on a busy server; the
  * stores run side by side on the same catalog and queries.
  *
- * Usage: `pnpm bench:load [--threads 100] [--steps 20] [--load-every 4] [--max-loaded 8]
+ * Usage: `pnpm bench:load [--threads 100] [--steps 50] [--load-every 4] [--max-loaded 8]
  * [--redis-url redis://127.0.0.1:6379]`. Without `--redis-url` a throwaway `redis-server` from
  * PATH is started (no persistence); without one, only the memory store runs.
  */
@@ -48,7 +48,7 @@ const SYNTHETIC_TOOLS = 1_000;
 function parseOptions(argv: readonly string[]): Options {
   const options: Options = {
     threads: 100,
-    steps: 20,
+    steps: 50,
     loadEvery: 4,
     maxLoaded: 8,
     redisUrl: undefined,
