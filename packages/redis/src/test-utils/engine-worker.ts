@@ -29,6 +29,7 @@ interface WorkerRequest {
 
 const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;
 const client = new Redis({ port: config.port, host: '127.0.0.1', ...recommendedIoRedisOptions });
+client.on('error', () => {});
 const errors: unknown[] = [];
 const engine = createToolSearchEngine({
   tools: numberedCatalog(100),
