@@ -1,9 +1,10 @@
-import type {
-  LoadedToolEntry,
-  LoadedToolsChange,
-  LoadedToolsOperation,
-  LoadedToolsState,
-  LoadedToolsStore,
+import {
+  DEFAULT_TTL,
+  type LoadedToolEntry,
+  type LoadedToolsChange,
+  type LoadedToolsOperation,
+  type LoadedToolsState,
+  type LoadedToolsStore,
 } from 'tool-search-core';
 import { LOADED_TOOLS_SCRIPT, LOADED_TOOLS_SCRIPT_SHA } from './loaded-tools-script';
 import { type RedisClient, toScriptRunner } from './redis-client';
@@ -45,8 +46,8 @@ export interface RedisStore extends Required<LoadedToolsStore> {
 
 /** The default key prefix. */
 export const DEFAULT_KEY_PREFIX = 'tool-search:';
-/** Idle time before Redis forgets a thread: one hour, as the in-memory store. */
-export const DEFAULT_REDIS_TTL = 60 * 60 * 1000;
+/** Idle time before Redis forgets a thread: the in-memory store's (one hour). */
+export const DEFAULT_REDIS_TTL = DEFAULT_TTL;
 /**
  * Time one Redis call may take. Redis answers in about a millisecond; a second means it is
  * down or overloaded, and the agent's step waits for this call.
