@@ -81,7 +81,7 @@ describe.skipIf(port === 0)('the AI SDK adapter on the Redis store', () => {
     const searchFor = (instance: TestClient) =>
       createToolSearch({
         tools: catalog(executions),
-        storage: createRedisStore({ client: instance.client, keyPrefix }),
+        storage: createRedisStore({ client: instance.client, keyPrefix, timeout: 10_000 }),
         threadId: 'chat-42',
       });
 

@@ -8,14 +8,20 @@ import {
   type LoadToolOutput,
 } from 'tool-search-core';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createRedisStore } from './create-redis-store';
+import { createRedisStore, type RedisStoreOptions } from './create-redis-store';
 import { numberedCatalog, toolName } from './test-utils/catalog';
 import { adminClient, CLIENT_KINDS, type TestClient, uniquePrefix } from './test-utils/clients';
 
 const port = inject('redisPort');
 
 /** How long a test waits for Redis to expire a key: far above the ttl, so only a bug fails it. */
-const EXPIRY_WAIT = 5_000;
+const EXPIRY_WAIT = 15_000;
+/** The store timeout in these tests: a busy CI machine must never turn a slow answer into a failure. */
+const PATIENT_TIMEOUT = 10_000;
+
+const patientStore = (options: RedisStoreOptions) =>
+  createRedisStore({ timeout: PATIENT_TIMEOUT, ...options });
+
 /** A limit for tests that make hundreds of round trips, for a busy 2-core CI machine. */
 const MANY_ROUND_TRIPS_TIMEOUT = 60_000;
 
@@ -70,7 +76,7 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
   it(
     'applies every operation exactly as the core reference does',
     async () => {
-      const store = createRedisStore({ client: connection.client, keyPrefix: uniquePrefix('ref') });
+      const store = patientStore({ client: connection.client, keyPrefix: uniquePrefix('ref') });
       const id = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', '__proto__');
       const at = fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_020 });
       const operation: fc.Arbitrary<LoadedToolsOperation> = fc.oneof(
@@ -101,7 +107,7 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
   );
 
   it('stores odd ids and fractional times exactly', async () => {
-    const store = createRedisStore({ client: connection.client, keyPrefix: uniquePrefix('odd') });
+    const store = patientStore({ client: connection.client, keyPrefix: uniquePrefix('odd') });
     const ids = [
       '__proto__',
       'constructor',
@@ -118,7 +124,7 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
   });
 
   it('refreshes the expiry on every use, and deletes a thread that becomes empty', async () => {
-    const store = createRedisStore({
+    const store = patientStore({
       client: connection.client,
       keyPrefix: uniquePrefix('ttl'),
       ttl: 60_000,
@@ -141,7 +147,7 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
     'lets Redis expire an idle thread, leaving no keys behind',
     async () => {
       const keyPrefix = uniquePrefix('expire');
-      const store = createRedisStore({ client: connection.client, keyPrefix, ttl: 100 });
+      const store = patientStore({ client: connection.client, keyPrefix, ttl: 2_000 });
       await store.update('t1', { type: 'load', ids: ['a', 'b'], at: 1 });
       await store.update('t2', { type: 'load', ids: ['c'], at: 1 });
       expect(await admin.keys(`${keyPrefix}*`)).toHaveLength(2);
@@ -154,7 +160,7 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
   );
 
   it('keeps a thread forever with ttl 0', async () => {
-    const store = createRedisStore({
+    const store = patientStore({
       client: connection.client,
       keyPrefix: uniquePrefix('forever'),
       ttl: 0,
@@ -165,8 +171,8 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
   });
 
   it('separates applications that share a Redis by key prefix', async () => {
-    const first = createRedisStore({ client: connection.client, keyPrefix: uniquePrefix('app-a') });
-    const second = createRedisStore({
+    const first = patientStore({ client: connection.client, keyPrefix: uniquePrefix('app-a') });
+    const second = patientStore({
       client: connection.client,
       keyPrefix: uniquePrefix('app-b'),
     });
@@ -181,7 +187,7 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
   });
 
   it('sets a whole state at once, keeping the first of duplicate ids', async () => {
-    const store = createRedisStore({ client: connection.client, keyPrefix: uniquePrefix('set') });
+    const store = patientStore({ client: connection.client, keyPrefix: uniquePrefix('set') });
     await store.set('t', {
       tools: [
         { id: 'b', usedAt: 2 },
@@ -200,7 +206,7 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
   });
 
   it('loads its script again after Redis forgets it', async () => {
-    const store = createRedisStore({
+    const store = patientStore({
       client: connection.client,
       keyPrefix: uniquePrefix('noscript'),
     });
@@ -211,7 +217,7 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
 
   it('answers the model and reports Redis errors when a key is not ours', async () => {
     const keyPrefix = uniquePrefix('wrongtype');
-    const store = createRedisStore({ client: connection.client, keyPrefix });
+    const store = patientStore({ client: connection.client, keyPrefix });
     await admin.hset(store.keyOf('t'), 'field', 'value');
     const onError = vi.fn();
     const engine = createToolSearchEngine({
@@ -243,7 +249,7 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
           createToolSearchEngine({
             tools: numberedCatalog(100),
             describe: (tool, key) => ({ id: key, description: tool.description }),
-            storage: createRedisStore({ client: each.client, keyPrefix }),
+            storage: patientStore({ client: each.client, keyPrefix }),
           }),
         );
         const names = Array.from({ length: 100 }, (_, index) => toolName(index));

@@ -34,7 +34,7 @@ const errors: unknown[] = [];
 const engine = createToolSearchEngine({
   tools: numberedCatalog(100),
   describe: (tool, key) => ({ id: key, description: tool.description }),
-  storage: createRedisStore({ client, keyPrefix: config.keyPrefix, timeout: 5_000 }),
+  storage: createRedisStore({ client, keyPrefix: config.keyPrefix, timeout: 10_000 }),
   unloadTool: true,
   ...(config.maxLoadedTools !== undefined && { maxLoadedTools: config.maxLoadedTools }),
   onError: (event) => errors.push(String(event.error)),
