@@ -14,6 +14,7 @@ import {
   toToolRecord,
 } from 'tool-search-core';
 import { describeMastraTool } from './describe-mastra-tool';
+import { keepRequestResult, requestResultsOf } from './request-results';
 import { threadIdOf } from './thread-id-of';
 import { guardLoadedTool, toMastraMetaTool } from './to-mastra-tools';
 import { toolResultsOf } from './tool-results-of';
@@ -24,6 +25,8 @@ interface RequestView {
   requestContext: RequestContext | undefined;
   tools: Record<string, unknown> | undefined;
   messages: readonly unknown[] | undefined;
+  /** Mastra's per-request processor state, which carries this request's meta-tool results. */
+  state: Record<string, unknown> | undefined;
 }
 
 /**
@@ -67,10 +70,20 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    * @param args - Mastra's step arguments
    */
   async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
+    const agentTools = args.tools ?? {};
+    for (const name of META_TOOL_NAMES) {
+      if (Object.hasOwn(agentTools, name)) {
+        throw new Error(
+          `ToolSearchProcessor cannot add its "${name}" meta-tool: the agent's tool set already defines that name. Rename the agent's tool.`,
+        );
+      }
+    }
+    const state = stateOf(args);
     const session = this.#createSession({
       requestContext: args.requestContext,
       tools: args.tools,
       messages: args.messages,
+      state,
     });
     args.messageList.addSystem(session.instructions);
     if (this.#injectCatalog) {
@@ -78,14 +91,32 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       const catalog = catalogInstructions(listed, { autoLoad: session.engine.options.autoLoad });
       if (catalog) args.messageList.addSystem(catalog);
     }
-    const ownTools = this.#includeResolvedTools
-      ? []
-      : Object.entries(args.tools ?? {}).filter(([name]) => !isMetaToolName(name));
+    // Without a store (storage 'context', or no thread) a load lives in the messages; until the
+    // next step's messages show it, the request's state carries it.
+    const keep = session.usesStore
+      ? undefined
+      : (toolName: string) => (output: unknown, toolCallId: string | undefined) =>
+          keepRequestResult(state, { toolCallId, record: { toolName, output } });
+    const ownTools = this.#includeResolvedTools ? {} : agentTools;
+    const loaded: [string, AnyMastraTool][] = [];
+    for (const { id, tool } of await session.activeTools()) {
+      if (Object.hasOwn(ownTools, id)) {
+        // The same tool given to the agent too, or Mastra's copy of a tool we loaded (an agent
+        // adds `getLoadedToolsForRequestContext`'s tools to the next request's own): offered once.
+        if (isSameTool(ownTools[id], tool)) continue;
+        throw new Error(
+          `ToolSearchProcessor: the loaded tool "${id}" conflicts with an always-available input tool of the same name (the agent's own tools). Rename one of them.`,
+        );
+      }
+      loaded.push([id, guardLoadedTool(tool, id, session)]);
+    }
     // Built with own properties: a tool named `__proto__` stays a tool (see toToolRecord).
     const tools = toToolRecord<unknown>([
-      ...session.metaTools.map((metaTool) => [metaTool.name, toMastraMetaTool(metaTool)] as const),
-      ...ownTools,
-      ...Object.entries(await this.#loadedTools(session)),
+      ...session.metaTools.map(
+        (metaTool) => [metaTool.name, toMastraMetaTool(metaTool, keep?.(metaTool.name))] as const,
+      ),
+      ...Object.entries(ownTools),
+      ...loaded,
     ]);
     return { tools };
   }
@@ -100,12 +131,15 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       requestContext?: RequestContext;
       stepArgs?: ProcessInputStepArgs;
       tools?: Record<string, unknown>;
+      /** The conversation's messages, when the caller has them but no step (storage `'context'`). */
+      messages?: readonly unknown[];
     } = {},
   ): Promise<Record<string, AnyMastraTool>> {
     const session = this.#createSession({
       requestContext: args.requestContext ?? args.stepArgs?.requestContext,
       tools: args.stepArgs?.tools ?? args.tools,
-      messages: args.stepArgs?.messages,
+      messages: args.stepArgs?.messages ?? args.messages,
+      state: args.stepArgs ? stateOf(args.stepArgs) : undefined,
     });
     return this.#loadedTools(session);
   }
@@ -142,11 +176,15 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     const resolvedTools = this.#includeResolvedTools
       ? (request.tools as Record<string, AnyMastraTool> | undefined)
       : undefined;
+    const conversation = toolResultsOf(request.messages);
     return this.#engine.createSession({
       threadId: threadIdOf(request.requestContext),
       requestContext: request.requestContext,
       resolvedTools,
-      toolResults: toolResultsOf(request.messages),
+      toolResults: [
+        ...conversation.records,
+        ...requestResultsOf(request.state, conversation.callIds),
+      ],
     });
   }
 
@@ -158,6 +196,24 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   }
 }
 
-function isMetaToolName(name: string): boolean {
-  return (META_TOOL_NAMES as readonly string[]).includes(name);
+/**
+ * Whether an agent's tool is the catalog tool itself or Mastra's converted copy of it (Mastra
+ * turns tools into copies that keep the tool's `id` and `description`, not the object).
+ */
+function isSameTool(candidate: unknown, tool: AnyMastraTool): boolean {
+  if (candidate === tool) return true;
+  const fields = candidate as { id?: unknown; description?: unknown } | undefined;
+  return (
+    typeof fields?.id === 'string' &&
+    fields.id === tool.id &&
+    fields.description === tool.description
+  );
+}
+
+/** The step's per-request processor state, when Mastra gives one. */
+function stateOf(args: ProcessInputStepArgs): Record<string, unknown> | undefined {
+  const state: unknown = args.state;
+  return state !== null && typeof state === 'object'
+    ? (state as Record<string, unknown>)
+    : undefined;
 }
