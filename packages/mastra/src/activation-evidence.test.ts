@@ -96,6 +96,36 @@ describe.each(implementations)(
       },
     );
 
+    itUnreleased(
+      'rebuilds the loaded tools of an approval resume from the messages it is given',
+      async () => {
+        const phases: ToolSearchFilterPhase[] = [];
+        const cold = create({
+          tools: createCatalog(newLog()),
+          storage: 'context',
+          filter: ({ phase }) => {
+            phases.push(phase);
+            return true;
+          },
+        });
+        // Mastra's main branch passes the persisted messages; 1.71.0 has no such argument.
+        const resume = cold.getLoadedToolsForRequestContext as (args: {
+          messages: unknown[];
+        }) => Promise<Record<string, unknown>>;
+        const tools = await resume.call(cold, {
+          messages: [
+            storedResult('assistant', 'load_tool', {
+              success: true,
+              toolName: 'send_email',
+              loaded: ['send_email'],
+            }),
+          ],
+        });
+        expect(Object.keys(tools)).toEqual(['send_email']);
+        expect(phases).toEqual(['load', 'active']);
+      },
+    );
+
     itUnreleased('does not count a search result without an activation receipt', async () => {
       const processor = create({
         tools: createCatalog(newLog()),

@@ -68,6 +68,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    * Offers the meta-tools, the agent's own tools (withheld under `includeResolvedTools`) and the
    * pinned and loaded tools, in that order, and explains the meta-tools in a system message.
    * @param args - Mastra's step arguments
+   * @throws when an agent tool takes a meta-tool's name, or a loaded tool's name belongs to a
+   *   different agent tool: either would silently replace one tool with another
    */
   async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
     const agentTools = args.tools ?? {};
@@ -123,8 +125,10 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
 
   /**
    * The pinned and loaded tools of a request, for Mastra's approval-resume path, which rebuilds
-   * tools without running `processInputStep`.
-   * @param args - the request context, and the step's arguments or resolved tools when known
+   * tools without running `processInputStep` (an agent also adds them to each new request's own
+   * tools, which is why `processInputStep` recognises them there).
+   * @param args - the request context, and the step's arguments, resolved tools or persisted
+   *   messages when known
    */
   async getLoadedToolsForRequestContext(
     args: {
