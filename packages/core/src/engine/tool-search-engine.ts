@@ -25,7 +25,7 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
   };
   readonly index: ToolIndex;
   /** The static tools by id; `catalog.idOf(name)` also resolves the keys they are listed under. */
-  readonly catalog: ToolCatalog<TTool>;
+  readonly catalog: ReadonlyMap<string, CatalogEntry<TTool>> & Pick<ToolCatalog<TTool>, 'idOf'>;
   /** The store of thread state, or `undefined` under `storage: 'context'`. */
   readonly store: LoadedToolsStore | undefined;
   readonly #memoryStore: MemoryStore | undefined;
