@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createCatalog, type ExecutionLog } from './testing/catalog';
 import { implementations } from './testing/implementations';
 import { runAgent } from './testing/run-agent';
+import { ToolSearchProcessor } from './tool-search-processor';
 import type { AnyMastraTool } from './tool-search-processor-options';
 
 const agentTool = (id: string, description: string, log?: ExecutionLog) =>
@@ -92,3 +93,37 @@ describe.each(implementations)(
     });
   },
 );
+
+describe('tool-search-mastra: tools an agent adds back from an earlier request', () => {
+  it('keeps them in load order after the agent’s own, and drops them once unloaded', async () => {
+    const processor = new ToolSearchProcessor({
+      tools: createCatalog({ runs: [] }),
+      unloadTool: true,
+    });
+    const context = { mastra__threadId: 'added-back' };
+    const own = { notes: agentTool('notes', 'Read my notes') };
+    await runAgent({
+      processor,
+      tools: own,
+      script: (turn) =>
+        turn.call === 0
+          ? { toolName: 'load_tool', input: { toolNames: ['send_email', 'get_weather'] } }
+          : { text: 'loaded' },
+      input: 'load two tools',
+      context,
+    });
+    const next = await runAgent({
+      processor,
+      tools: own,
+      script: (turn) =>
+        turn.call === 0
+          ? { toolName: 'unload_tool', input: { toolNames: ['send_email'] } }
+          : { text: 'unloaded' },
+      input: 'drop the mail tool',
+      context,
+    });
+    const meta = ['search_tools', 'load_tool', 'unload_tool'];
+    expect(next.turns[0]!.toolNames).toEqual([...meta, 'notes', 'send_email', 'get_weather']);
+    expect(next.turns[1]!.toolNames).toEqual([...meta, 'notes', 'get_weather']);
+  });
+});

@@ -48,6 +48,12 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   readonly #engine: ToolSearchEngine<AnyMastraTool, RequestContext>;
   readonly #includeResolvedTools: boolean;
   readonly #injectCatalog: boolean;
+  /**
+   * Names `getLoadedToolsForRequestContext` returned, per request context: an agent converts
+   * those tools and adds them to the request's own tools, where `processInputStep` must tell them
+   * from the agent's.
+   */
+  readonly #handedOut = new WeakMap<object, Set<string>>();
 
   /** @param options - Mastra's options (`tools`, `search`, `storage`, `ttl`, `filter`...) plus ours */
   constructor(options: ToolSearchProcessorOptions) {
@@ -99,12 +105,11 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       ? undefined
       : (toolName: string) => (output: unknown, toolCallId: string | undefined) =>
           keepRequestResult(state, { toolCallId, record: { toolName, output } });
-    const ownTools = this.#includeResolvedTools ? {} : agentTools;
+    const ownTools = this.#includeResolvedTools ? {} : this.#agentOwnTools(agentTools, session);
     const loaded: [string, AnyMastraTool][] = [];
     for (const { id, tool } of await session.activeTools()) {
       if (Object.hasOwn(ownTools, id)) {
-        // The same tool given to the agent too, or Mastra's copy of a tool we loaded (an agent
-        // adds `getLoadedToolsForRequestContext`'s tools to the next request's own): offered once.
+        // The same tool given to the agent too: offered once, as the agent's.
         if (isSameTool(ownTools[id], tool)) continue;
         throw new Error(
           `ToolSearchProcessor: the loaded tool "${id}" conflicts with an always-available input tool of the same name (the agent's own tools). Rename one of them.`,
@@ -139,13 +144,20 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       messages?: readonly unknown[];
     } = {},
   ): Promise<Record<string, AnyMastraTool>> {
+    const requestContext = args.requestContext ?? args.stepArgs?.requestContext;
     const session = this.#createSession({
-      requestContext: args.requestContext ?? args.stepArgs?.requestContext,
+      requestContext,
       tools: args.stepArgs?.tools ?? args.tools,
       messages: args.stepArgs?.messages ?? args.messages,
       state: args.stepArgs ? stateOf(args.stepArgs) : undefined,
     });
-    return this.#loadedTools(session);
+    const tools = await this.#loadedTools(session);
+    if (requestContext && typeof requestContext === 'object') {
+      const names = this.#handedOut.get(requestContext) ?? new Set<string>();
+      for (const name of Object.keys(tools)) names.add(name);
+      this.#handedOut.set(requestContext, names);
+    }
+    return tools;
   }
 
   /**
@@ -190,6 +202,24 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
         ...requestResultsOf(request.state, conversation.callIds),
       ],
     });
+  }
+
+  /**
+   * The agent's own tools, without the copies of tools this processor loaded that the agent added
+   * back (see `#handedOut`): those are offered as loaded tools, in load order, while still loaded.
+   */
+  #agentOwnTools(
+    agentTools: Record<string, unknown>,
+    session: ToolSearchSession<AnyMastraTool, RequestContext>,
+  ): Record<string, unknown> {
+    const handedOut = session.requestContext && this.#handedOut.get(session.requestContext);
+    if (!handedOut) return agentTools;
+    return toToolRecord(
+      Object.entries(agentTools).filter(([name, tool]) => {
+        const entry = handedOut.has(name) ? session.lookup(name) : undefined;
+        return !(entry && isSameTool(tool, entry.tool));
+      }),
+    );
   }
 
   async #loadedTools(
