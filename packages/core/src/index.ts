@@ -1,5 +1,5 @@
 export { toToolRecord } from './engine/to-tool-record';
-export type { CatalogEntry } from './engine/tool-search-engine';
+export type { CatalogEntry, ToolCatalog } from './engine/tool-catalog';
 export { createToolSearchEngine, ToolSearchEngine } from './engine/tool-search-engine';
 export { StoreError, ToolSearchSession } from './engine/tool-search-session';
 export type {

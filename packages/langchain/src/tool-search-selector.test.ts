@@ -68,7 +68,11 @@ describe('createToolSearchSelector', () => {
     const [refusal, first, second] = tools(result.messages);
     expect(refusal!.text).toMatch(/not loaded/);
     expect(log).toEqual([]);
-    expect(first!.text).toMatch(/loaded\./);
+    expect(JSON.parse(first!.text)).toMatchObject({
+      success: true,
+      message: expect.stringMatching(/loaded successfully/),
+      loaded: ['send_email'],
+    });
     // The second load sees the first in the messages the ToolNode passed to the meta-tool.
     expect(second!.text).toMatch(/already loaded/);
   });

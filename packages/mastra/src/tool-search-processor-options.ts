@@ -17,7 +17,10 @@ export type ToolSearchFilterPhase = FilterPhase;
 
 /** What the `filter` option is asked about: the same fields as Mastra's. */
 export interface ToolSearchFilterArgs {
-  /** The tool's id, as `search_tools` shows it and the model loads it. */
+  /**
+   * The tool's id, as `search_tools` shows it and the model calls it, also when the model loaded
+   * the tool by the key it is listed under.
+   */
   toolName: string;
   tool: AnyMastraTool;
   requestContext?: RequestContext | undefined;
@@ -29,7 +32,11 @@ export interface ToolSearchFilterArgs {
  * pins, a loaded-tool budget, `unload_tool`, custom stores and telemetry events.
  */
 export interface ToolSearchProcessorOptions extends ToolSearchEvents {
-  /** The searchable catalog; tools are found and loaded by their `id` (or their key without one). */
+  /**
+   * The searchable catalog. A tool is shown and offered under its `id` (its key when it has none);
+   * `load_tool` also accepts the key it is listed under. Reserved names (`search_tools`,
+   * `load_tool`, `unload_tool`), duplicate ids and a key that is another tool's id throw.
+   */
   tools: Record<string, AnyMastraTool>;
   /**
    * Also index the tools the agent resolved for this request, and withhold them until loaded.
@@ -68,7 +75,7 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
    * @default 3_000
    */
   filterTimeout?: number;
-  /** Tool ids offered on every step, without search or load. */
+  /** Tools (by id or key) offered on every step, without search or load. */
   alwaysLoaded?: readonly string[];
   /** Loaded tools kept per thread at most; the least recently used one is unloaded. */
   maxLoadedTools?: number;

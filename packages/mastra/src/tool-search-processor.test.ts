@@ -34,6 +34,8 @@ const implementations: {
 
 const newLog = (): ExecutionLog => ({ runs: [] });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Long enough that a busy machine never leaves a thread idle this long inside one agent run. */
+const IDLE_TTL = 500;
 
 describe.each(implementations)('$label', ({ create }) => {
   it('searches, loads, calls the loaded tool and answers', async () => {
@@ -60,9 +62,9 @@ describe.each(implementations)('$label', ({ create }) => {
     expect((search!.output as { results: { name: string }[] }).results[0]!.name).toBe(
       'get_weather',
     );
-    expect(load!.output).toEqual({
+    expect(load!.output).toMatchObject({
       success: true,
-      message: expect.stringContaining('get_weather'),
+      message: expect.stringContaining('loaded successfully'),
       toolName: 'get_weather',
     });
     expect(log.runs).toEqual([{ toolName: 'get_weather', input: { city: 'Lisbon' } }]);
@@ -294,7 +296,7 @@ describe.each(implementations)('$label', ({ create }) => {
   });
 
   it('forgets an idle thread after ttl', async () => {
-    const processor = create({ tools: createCatalog(newLog()), ttl: 40 });
+    const processor = create({ tools: createCatalog(newLog()), ttl: IDLE_TTL });
     await runAgent({
       processor,
       script: (turn) =>
@@ -305,7 +307,7 @@ describe.each(implementations)('$label', ({ create }) => {
       context: { mastra__threadId: 'ttl-thread' },
     });
     expect(processor.getStateStats().threadCount).toBe(1);
-    await sleep(80);
+    await sleep(IDLE_TTL + 100);
     expect(processor.cleanupNow()).toBe(1);
     expect(processor.getStateStats()).toEqual({ threadCount: 0, oldestAccessTime: null });
     const later = await runAgent({

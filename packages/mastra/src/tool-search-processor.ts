@@ -14,6 +14,7 @@ import {
   toToolRecord,
 } from 'tool-search-core';
 import { describeMastraTool } from './describe-mastra-tool';
+import { keepRequestResult, requestResultsOf } from './request-results';
 import { threadIdOf } from './thread-id-of';
 import { guardLoadedTool, toMastraMetaTool } from './to-mastra-tools';
 import { toolResultsOf } from './tool-results-of';
@@ -24,6 +25,8 @@ interface RequestView {
   requestContext: RequestContext | undefined;
   tools: Record<string, unknown> | undefined;
   messages: readonly unknown[] | undefined;
+  /** Mastra's per-request processor state, which carries this request's meta-tool results. */
+  state: Record<string, unknown> | undefined;
 }
 
 /**
@@ -45,6 +48,12 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   readonly #engine: ToolSearchEngine<AnyMastraTool, RequestContext>;
   readonly #includeResolvedTools: boolean;
   readonly #injectCatalog: boolean;
+  /**
+   * Names `getLoadedToolsForRequestContext` returned, per request context: an agent converts
+   * those tools and adds them to the request's own tools, where `processInputStep` must tell them
+   * from the agent's.
+   */
+  readonly #handedOut = new WeakMap<object, Set<string>>();
 
   /** @param options - Mastra's options (`tools`, `search`, `storage`, `ttl`, `filter`...) plus ours */
   constructor(options: ToolSearchProcessorOptions) {
@@ -65,12 +74,24 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    * Offers the meta-tools, the agent's own tools (withheld under `includeResolvedTools`) and the
    * pinned and loaded tools, in that order, and explains the meta-tools in a system message.
    * @param args - Mastra's step arguments
+   * @throws when an agent tool takes a meta-tool's name, or a loaded tool's name belongs to a
+   *   different agent tool: either would silently replace one tool with another
    */
   async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
+    const agentTools = args.tools ?? {};
+    for (const name of META_TOOL_NAMES) {
+      if (Object.hasOwn(agentTools, name)) {
+        throw new Error(
+          `ToolSearchProcessor cannot add its "${name}" meta-tool: the agent's tool set already defines that name. Rename the agent's tool.`,
+        );
+      }
+    }
+    const state = stateOf(args);
     const session = this.#createSession({
       requestContext: args.requestContext,
       tools: args.tools,
       messages: args.messages,
+      state,
     });
     args.messageList.addSystem(session.instructions);
     if (this.#injectCatalog) {
@@ -78,36 +99,65 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       const catalog = catalogInstructions(listed, { autoLoad: session.engine.options.autoLoad });
       if (catalog) args.messageList.addSystem(catalog);
     }
-    const ownTools = this.#includeResolvedTools
-      ? []
-      : Object.entries(args.tools ?? {}).filter(([name]) => !isMetaToolName(name));
+    // Without a store (storage 'context', or no thread) a load lives in the messages; until the
+    // next step's messages show it, the request's state carries it.
+    const keep = session.usesStore
+      ? undefined
+      : (toolName: string) => (output: unknown, toolCallId: string | undefined) =>
+          keepRequestResult(state, { toolCallId, record: { toolName, output } });
+    const ownTools = this.#includeResolvedTools ? {} : this.#agentOwnTools(agentTools, session);
+    const loaded: [string, AnyMastraTool][] = [];
+    for (const { id, tool } of await session.activeTools()) {
+      if (Object.hasOwn(ownTools, id)) {
+        // The same tool given to the agent too: offered once, as the agent's.
+        if (isSameTool(ownTools[id], tool)) continue;
+        throw new Error(
+          `ToolSearchProcessor: the loaded tool "${id}" conflicts with an always-available input tool of the same name (the agent's own tools). Rename one of them.`,
+        );
+      }
+      loaded.push([id, guardLoadedTool(tool, id, session)]);
+    }
     // Built with own properties: a tool named `__proto__` stays a tool (see toToolRecord).
     const tools = toToolRecord<unknown>([
-      ...session.metaTools.map((metaTool) => [metaTool.name, toMastraMetaTool(metaTool)] as const),
-      ...ownTools,
-      ...Object.entries(await this.#loadedTools(session)),
+      ...session.metaTools.map(
+        (metaTool) => [metaTool.name, toMastraMetaTool(metaTool, keep?.(metaTool.name))] as const,
+      ),
+      ...Object.entries(ownTools),
+      ...loaded,
     ]);
     return { tools };
   }
 
   /**
    * The pinned and loaded tools of a request, for Mastra's approval-resume path, which rebuilds
-   * tools without running `processInputStep`.
-   * @param args - the request context, and the step's arguments or resolved tools when known
+   * tools without running `processInputStep` (an agent also adds them to each new request's own
+   * tools, which is why `processInputStep` recognises them there).
+   * @param args - the request context, and the step's arguments, resolved tools or persisted
+   *   messages when known
    */
   async getLoadedToolsForRequestContext(
     args: {
       requestContext?: RequestContext;
       stepArgs?: ProcessInputStepArgs;
       tools?: Record<string, unknown>;
+      /** The conversation's messages, when the caller has them but no step (storage `'context'`). */
+      messages?: readonly unknown[];
     } = {},
   ): Promise<Record<string, AnyMastraTool>> {
+    const requestContext = args.requestContext ?? args.stepArgs?.requestContext;
     const session = this.#createSession({
-      requestContext: args.requestContext ?? args.stepArgs?.requestContext,
+      requestContext,
       tools: args.stepArgs?.tools ?? args.tools,
-      messages: args.stepArgs?.messages,
+      messages: args.stepArgs?.messages ?? args.messages,
+      state: args.stepArgs ? stateOf(args.stepArgs) : undefined,
     });
-    return this.#loadedTools(session);
+    const tools = await this.#loadedTools(session);
+    if (requestContext && typeof requestContext === 'object') {
+      const names = this.#handedOut.get(requestContext) ?? new Set<string>();
+      for (const name of Object.keys(tools)) names.add(name);
+      this.#handedOut.set(requestContext, names);
+    }
+    return tools;
   }
 
   /**
@@ -142,12 +192,34 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     const resolvedTools = this.#includeResolvedTools
       ? (request.tools as Record<string, AnyMastraTool> | undefined)
       : undefined;
+    const conversation = toolResultsOf(request.messages);
     return this.#engine.createSession({
       threadId: threadIdOf(request.requestContext),
       requestContext: request.requestContext,
       resolvedTools,
-      toolResults: toolResultsOf(request.messages),
+      toolResults: [
+        ...conversation.records,
+        ...requestResultsOf(request.state, conversation.callIds),
+      ],
     });
+  }
+
+  /**
+   * The agent's own tools, without the copies of tools this processor loaded that the agent added
+   * back (see `#handedOut`): those are offered as loaded tools, in load order, while still loaded.
+   */
+  #agentOwnTools(
+    agentTools: Record<string, unknown>,
+    session: ToolSearchSession<AnyMastraTool, RequestContext>,
+  ): Record<string, unknown> {
+    const handedOut = session.requestContext && this.#handedOut.get(session.requestContext);
+    if (!handedOut) return agentTools;
+    return toToolRecord(
+      Object.entries(agentTools).filter(([name, tool]) => {
+        const entry = handedOut.has(name) ? session.lookup(name) : undefined;
+        return !(entry && isSameTool(tool, entry.tool));
+      }),
+    );
   }
 
   async #loadedTools(
@@ -158,6 +230,24 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   }
 }
 
-function isMetaToolName(name: string): boolean {
-  return (META_TOOL_NAMES as readonly string[]).includes(name);
+/**
+ * Whether an agent's tool is the catalog tool itself or Mastra's converted copy of it (Mastra
+ * turns tools into copies that keep the tool's `id` and `description`, not the object).
+ */
+function isSameTool(candidate: unknown, tool: AnyMastraTool): boolean {
+  if (candidate === tool) return true;
+  const fields = candidate as { id?: unknown; description?: unknown } | undefined;
+  return (
+    typeof fields?.id === 'string' &&
+    fields.id === tool.id &&
+    fields.description === tool.description
+  );
+}
+
+/** The step's per-request processor state, when Mastra gives one. */
+function stateOf(args: ProcessInputStepArgs): Record<string, unknown> | undefined {
+  const state: unknown = args.state;
+  return state !== null && typeof state === 'object'
+    ? (state as Record<string, unknown>)
+    : undefined;
 }

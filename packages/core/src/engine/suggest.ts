@@ -9,29 +9,44 @@ const MAX_SUGGESTIONS = 3;
  * containing the other (`weather` → `get_weather`).
  *
  * @param name - what the model asked for
- * @param candidates - names it may use
+ * @param candidates - names it may use; a list stands for one tool's names (its key, then its
+ *   id): the tool is suggested once, under its closest name, the earlier name winning a tie
  * @returns up to three names, closest first
  */
-export function suggestNames(name: string, candidates: Iterable<string>): string[] {
+export function suggestNames(
+  name: string,
+  candidates: Iterable<string | readonly string[]>,
+): string[] {
   const wanted = normalizeText(name).replace(/[\s_.-]+/g, '');
   if (!wanted) return [];
   const scored: { name: string; distance: number }[] = [];
   for (const candidate of candidates) {
-    const key = normalizeText(candidate).replace(/[\s_.-]+/g, '');
-    const longer = Math.max(key.length, wanted.length);
-    if (
-      Math.abs(key.length - wanted.length) > longer * MAX_RELATIVE_DISTANCE &&
-      !key.includes(wanted)
-    )
-      continue;
-    const distance =
-      key.includes(wanted) || wanted.includes(key)
-        ? 0.5
-        : editDistance(wanted, key, Math.ceil(longer * MAX_RELATIVE_DISTANCE));
-    if (distance <= longer * MAX_RELATIVE_DISTANCE) scored.push({ name: candidate, distance });
+    let best: { name: string; distance: number } | undefined;
+    for (const label of typeof candidate === 'string' ? [candidate] : candidate) {
+      const distance = nameDistance(wanted, label);
+      if (distance !== undefined && (best === undefined || distance < best.distance))
+        best = { name: label, distance };
+    }
+    if (best) scored.push(best);
   }
   scored.sort((left, right) => left.distance - right.distance || (left.name < right.name ? -1 : 1));
   return scored.slice(0, MAX_SUGGESTIONS).map((entry) => entry.name);
+}
+
+/** How far a candidate is from the normalized wanted name, or `undefined` when it is not near. */
+function nameDistance(wanted: string, candidate: string): number | undefined {
+  const key = normalizeText(candidate).replace(/[\s_.-]+/g, '');
+  const longer = Math.max(key.length, wanted.length);
+  if (
+    Math.abs(key.length - wanted.length) > longer * MAX_RELATIVE_DISTANCE &&
+    !key.includes(wanted)
+  )
+    return undefined;
+  const distance =
+    key.includes(wanted) || wanted.includes(key)
+      ? 0.5
+      : editDistance(wanted, key, Math.ceil(longer * MAX_RELATIVE_DISTANCE));
+  return distance <= longer * MAX_RELATIVE_DISTANCE ? distance : undefined;
 }
 
 /** Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`. */

@@ -88,7 +88,7 @@ describe('createToolSearchEngine', () => {
       results: [],
       message: expect.stringMatching(/empty/),
     });
-    expect((await search(session, '🙂🙂')).message).toMatch(/No tools match/);
+    expect((await search(session, '🙂🙂')).message).toMatch(/^No tools found/);
     expect((await search(session, 42)).message).toMatch(/needs a "query"/);
     expect((await search(session, 'x'.repeat(100_000))).results).toEqual([]);
     expect((await search(session, '(.*)+$')).results).toEqual([]);
@@ -98,8 +98,9 @@ describe('createToolSearchEngine', () => {
     const session = engineFor().createSession({ threadId: 't1' });
     expect(await load(session, { toolName: 'get_weather' })).toEqual({
       success: true,
-      message: expect.stringMatching(/loaded/),
+      message: expect.stringMatching(/loaded successfully/),
       toolName: 'get_weather',
+      loaded: ['get_weather'],
     });
     expect(await activeIds(session)).toEqual(['get_weather']);
     expect((await load(session, { toolName: 'get_weather' })).message).toMatch(/already loaded/);
@@ -150,7 +151,7 @@ describe('createToolSearchEngine', () => {
       threadId: 'a',
     });
     const output = await search(session, 'weather forecast');
-    expect(output.loaded).toEqual(['get_forecast', 'get_weather']);
+    expect(output.activation?.loaded).toEqual(['get_forecast', 'get_weather']);
     expect(await activeIds(session)).toEqual(['get_forecast', 'get_weather']);
     expect(onLoad).toHaveBeenCalledWith({
       threadId: 'a',
@@ -345,20 +346,26 @@ describe("storage: 'context'", () => {
     expect(await activeIds(session)).toEqual([]);
   });
 
-  it('counts search results under autoLoad, also as JSON text', async () => {
-    const session = engineFor({ storage: 'context', search: { autoLoad: true } }).createSession({
+  it('counts a search result by its autoLoad activation receipt only, also as JSON text', async () => {
+    const engine = engineFor({ storage: 'context', search: { autoLoad: true } });
+    const results = [{ name: 'get_weather', description: '', score: 1 }];
+    const marked = engine.createSession({
       toolResults: [
         {
           toolName: 'search_tools',
           output: JSON.stringify({
-            results: [{ name: 'get_weather' }],
-            loaded: ['get_weather'],
+            results,
             message: '',
+            activation: { type: 'tool-search-auto-load', version: 1, loaded: ['get_weather'] },
           }),
         },
       ],
     });
-    expect(await activeIds(session)).toEqual(['get_weather']);
+    expect(await activeIds(marked)).toEqual(['get_weather']);
+    const unmarked = engine.createSession({
+      toolResults: [{ toolName: 'search_tools', output: { results, message: 'Found and loaded' } }],
+    });
+    expect(await activeIds(unmarked)).toEqual([]);
   });
 
   it('ignores a forged load of a tool the load filter denies', async () => {

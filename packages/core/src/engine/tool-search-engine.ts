@@ -2,15 +2,9 @@ import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore, type StateStats } from '../state/memory-store';
+import { buildCatalog, type CatalogEntry, type ToolCatalog } from './tool-catalog';
 import { ToolSearchSession } from './tool-search-session';
 import { META_TOOL_NAMES, type SessionInit, type ToolSearchEngineOptions } from './types';
-
-/** A catalog tool with the descriptor it is indexed by. */
-export interface CatalogEntry<TTool> {
-  key: string;
-  tool: TTool;
-  descriptor: ToolDescriptor;
-}
 
 /** Per-request indexes kept for reuse, keyed by content: a request's tools repeat across its steps and callers. */
 const MAX_CACHED_REQUEST_INDEXES = 32;
@@ -30,7 +24,8 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
     filterTimeout: number;
   };
   readonly index: ToolIndex;
-  readonly catalog: ReadonlyMap<string, CatalogEntry<TTool>>;
+  /** The static tools by id; `catalog.idOf(name)` also resolves the keys they are listed under. */
+  readonly catalog: ReadonlyMap<string, CatalogEntry<TTool>> & Pick<ToolCatalog<TTool>, 'idOf'>;
   /** The store of thread state, or `undefined` under `storage: 'context'`. */
   readonly store: LoadedToolsStore | undefined;
   readonly #memoryStore: MemoryStore | undefined;
@@ -61,26 +56,30 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
         `ToolSearchEngine: maxLoadedTools must be an integer >= 1, got ${options.maxLoadedTools}`,
       );
     }
+    this.catalog = buildCatalog(options.tools, options.describe, 'tools');
+    // Pins may name a tool by id or by key; the rest of the engine works with ids.
+    const alwaysLoaded = (options.alwaysLoaded ?? []).map((name) => {
+      const id = this.catalog.idOf(name);
+      if (id === undefined) {
+        throw new Error(
+          `ToolSearchEngine: alwaysLoaded names "${name}", which is not a tool id or key in \`tools\``,
+        );
+      }
+      return id;
+    });
     this.options = {
       ...options,
       topK,
       minScore,
       autoLoad: options.search?.autoLoad ?? false,
       filterTimeout,
+      alwaysLoaded,
     };
 
-    this.catalog = buildCatalog(options.tools, options.describe, 'tools');
     this.index = new ToolIndex(
       [...this.catalog.values()].map((entry) => entry.descriptor),
       options.index,
     );
-    for (const id of options.alwaysLoaded ?? []) {
-      if (!this.catalog.has(id)) {
-        throw new Error(
-          `ToolSearchEngine: alwaysLoaded names "${id}", which is not a tool id in \`tools\``,
-        );
-      }
-    }
 
     const storage = options.storage ?? 'in-memory';
     if (storage === 'in-memory') {
@@ -191,51 +190,6 @@ export function createToolSearchEngine<TTool, TContext = unknown>(
   options: ToolSearchEngineOptions<TTool, TContext>,
 ): ToolSearchEngine<TTool, TContext> {
   return new ToolSearchEngine(options);
-}
-
-function buildCatalog<TTool>(
-  tools: Readonly<Record<string, TTool>>,
-  describe: (tool: TTool, key: string) => ToolDescriptor,
-  label: string,
-  skip?: (error: Error) => void,
-): Map<string, CatalogEntry<TTool>> {
-  const catalog = new Map<string, CatalogEntry<TTool>>();
-  for (const [key, tool] of Object.entries(tools)) {
-    try {
-      const entry = describeEntry(catalog, tool, key, describe, label);
-      catalog.set(entry.descriptor.id, entry);
-    } catch (error) {
-      if (!skip) throw error;
-      skip(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-  return catalog;
-}
-
-function describeEntry<TTool>(
-  catalog: ReadonlyMap<string, CatalogEntry<TTool>>,
-  tool: TTool,
-  key: string,
-  describe: (tool: TTool, key: string) => ToolDescriptor,
-  label: string,
-): CatalogEntry<TTool> {
-  const descriptor = describe(tool, key);
-  if (!descriptor || typeof descriptor.id !== 'string' || descriptor.id.trim() === '') {
-    throw new TypeError(`ToolSearchEngine: the tool under key "${key}" in ${label} has no id`);
-  }
-  const previous = catalog.get(descriptor.id);
-  if (previous) {
-    throw new Error(
-      `ToolSearchEngine: the tools under keys "${previous.key}" and "${key}" in ${label} share the id "${descriptor.id}". ` +
-        'Ids must be unique because the model loads tools by id; rename one of them.',
-    );
-  }
-  if ((META_TOOL_NAMES as readonly string[]).includes(descriptor.id)) {
-    throw new Error(
-      `ToolSearchEngine: "${descriptor.id}" in ${label} is a reserved meta-tool name; rename the tool`,
-    );
-  }
-  return { key, tool, descriptor };
 }
 
 /** The descriptors' JSON, or `undefined` when it cannot be written (cycles, BigInt): then no reuse. */

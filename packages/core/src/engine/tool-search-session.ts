@@ -10,7 +10,8 @@ import type {
 } from '../state/loaded-tools-store';
 import { runExclusive } from './exclusive';
 import { runFilter } from './run-filter';
-import type { CatalogEntry, ToolSearchEngine } from './tool-search-engine';
+import { type CatalogEntry, idIn } from './tool-catalog';
+import type { ToolSearchEngine } from './tool-search-engine';
 import type {
   ActiveTool,
   DenialReason,
@@ -80,9 +81,19 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     );
   }
 
-  /** The tool a name resolves to for this request: the request's own instance first. */
-  lookup(id: string): CatalogEntry<TTool> | undefined {
-    return this.#resolved?.catalog.get(id) ?? this.engine.catalog.get(id);
+  /**
+   * The tool a name resolves to for this request: an id before a key, and the request's own
+   * instance before the static catalog's, so a resolved tool shadows a static tool of its id.
+   * @param name - an id, or the key a tool is listed under
+   */
+  lookup(name: string): CatalogEntry<TTool> | undefined {
+    const resolved = this.#resolved?.catalog;
+    const id =
+      resolved?.has(name) || this.engine.catalog.has(name)
+        ? name
+        : ((resolved && idIn(resolved, name)) ?? this.engine.catalog.idOf(name));
+    if (id === undefined) return undefined;
+    return resolved?.get(id) ?? this.engine.catalog.get(id);
   }
 
   /** All tool ids this request may know of. */
@@ -137,7 +148,8 @@ export class ToolSearchSession<TTool, TContext = unknown> {
    * when the tool is about to execute; a tool the model names without loading it is refused.
    */
   async isActive(toolName: string): Promise<boolean> {
-    const active = (await this.activeTools()).some((tool) => tool.id === toolName);
+    const id = this.lookup(toolName)?.descriptor.id ?? toolName;
+    const active = (await this.activeTools()).some((tool) => tool.id === id);
     if (!active) {
       this.emit('onDenied', {
         threadId: this.threadId,
@@ -147,16 +159,17 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       });
       return false;
     }
-    if (this.engine.options.maxLoadedTools !== undefined) await this.touch(toolName);
+    if (this.engine.options.maxLoadedTools !== undefined) await this.touch(id);
     return true;
   }
 
-  /** @internal Asks the filter, once per tool and phase in this session. */
-  allows(id: string, phase: FilterPhase): Promise<boolean> {
+  /** @internal Asks the filter, once per tool and phase in this session, with the tool's id. */
+  allows(name: string, phase: FilterPhase): Promise<boolean> {
     const filter = this.engine.options.filter;
     if (!filter) return Promise.resolve(true);
-    const entry = this.lookup(id);
+    const entry = this.lookup(name);
     if (!entry) return Promise.resolve(false);
+    const id = entry.descriptor.id;
     const key = `${phase}\u0000${id}`;
     let answer = this.#filterAnswers.get(key);
     if (!answer) {
@@ -265,8 +278,15 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     return entries;
   }
 
+  /** The ids the results leave loaded, in (last) load order; a result may name a tool by its key. */
   #derive(results: Iterable<ToolResultRecord>): string[] {
-    return deriveLoadedToolNames(results, { autoLoad: this.engine.options.autoLoad });
+    const ids = new Set<string>();
+    for (const name of deriveLoadedToolNames(results)) {
+      const id = this.lookup(name)?.descriptor.id ?? name;
+      ids.delete(id);
+      ids.add(id);
+    }
+    return [...ids];
   }
 
   /** Whether this session's state lives in the store (a thread id and a store), not in its messages. */

@@ -8,7 +8,10 @@ export type FilterPhase = 'search' | 'load' | 'active';
 
 /** What a filter is asked about. */
 export interface ToolFilterArgs<TTool, TContext> {
-  /** The tool's id, as search shows it and the model loads it. */
+  /**
+   * The tool's id, as search shows it and the model calls it, also when the model loaded the tool
+   * by the key it is listed under.
+   */
   toolName: string;
   tool: TTool;
   /** The request's context (a Mastra RequestContext, the AI SDK's context, a LangGraph config...). */
@@ -87,7 +90,10 @@ export interface SearchSettings {
 export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends ToolSearchEvents {
   /** The searchable catalog, keyed as the framework keys it. */
   tools: Readonly<Record<string, TTool>>;
-  /** Describes a framework tool for the index; its `id` is the name the model loads. */
+  /**
+   * Describes a framework tool for the index; its `id` is the name the model sees and calls. When
+   * it differs from the tool's key, `load_tool` accepts the key too.
+   */
   describe: (tool: TTool, key: string) => ToolDescriptor;
   search?: SearchSettings;
   /**
@@ -112,7 +118,7 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends Tool
    * @default 3_000
    */
   filterTimeout?: number;
-  /** Tool ids that are always active, without search or load. */
+  /** Tools (by id or key) that are always active, without search or load. */
   alwaysLoaded?: readonly string[];
   /** Loaded tools kept per thread at most; the least recently used one is evicted. */
   maxLoadedTools?: number;

@@ -8,7 +8,11 @@ export interface LoadOutcome {
   failed: boolean;
 }
 
-/** Loads names that exist and pass the `load` filter, within the budget; reports the rest as not found. */
+/**
+ * Loads the tools the names stand for (an id, or the key a tool is listed under) when they exist
+ * and pass the `load` filter, within the budget; reports the rest as not found. Loaded tools are
+ * reported, and stored, by id; a tool asked for twice (by key and by id) counts once.
+ */
 export async function loadNames<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
   names: string[],
@@ -23,19 +27,26 @@ export async function loadNames<TTool, TContext>(
   };
   const pinned = new Set(session.engine.options.alwaysLoaded ?? []);
   const candidates: string[] = [];
+  const ids = names.map((name) => session.lookup(name)?.descriptor.id);
   const verdicts = await Promise.all(
-    names.map((name) => (session.lookup(name) ? session.allows(name, 'load') : false)),
+    ids.map((id) => (id === undefined ? false : session.allows(id, 'load'))),
   );
+  const seen = new Set<string>();
   names.forEach((name, position) => {
-    if (!session.lookup(name)) {
+    const id = ids[position];
+    if (id === undefined) {
       session.deny(name, 'load', 'unknown-tool');
       outcome.notFound.push(name);
     } else if (!verdicts[position]) {
       outcome.notFound.push(name);
-    } else if (pinned.has(name)) {
-      outcome.alreadyLoaded.push(name);
+    } else if (seen.has(id)) {
+      // The same tool under its other name.
+    } else if (pinned.has(id)) {
+      seen.add(id);
+      outcome.alreadyLoaded.push(id);
     } else {
-      candidates.push(name);
+      seen.add(id);
+      candidates.push(id);
     }
   });
   if (candidates.length === 0) return outcome;

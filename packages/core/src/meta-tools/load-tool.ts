@@ -6,7 +6,10 @@ import { type LoadToolOutput, loadToolInput } from './meta-tool-schemas';
 /** Names one `load_tool` call may ask for; more is a malformed call, not a real need. */
 const MAX_NAMES_PER_LOAD = 50;
 
-/** Executes `load_tool` for a session, answering in Mastra's result shapes. */
+/**
+ * Executes `load_tool` for a session, answering in Mastra's result shapes and phrases (`loaded
+ * successfully`, `already loaded`, `not found`), each followed by what to do next.
+ */
 export async function loadTool<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
   input: unknown,
@@ -19,7 +22,9 @@ export async function loadTool<TTool, TContext>(
     return {
       success: false,
       message:
-        'Give load_tool a toolName (one exact name from search results) or toolNames (several).',
+        toolNames?.length === 0
+          ? 'toolNames array must not be empty.'
+          : 'Give load_tool a toolName (one exact name from search results) or toolNames (several).',
     };
   }
   if (names.length > MAX_NAMES_PER_LOAD) {
@@ -33,37 +38,54 @@ export async function loadTool<TTool, TContext>(
         'Tools could not be loaded right now because the tool state is unavailable. Try again.',
     };
   }
-  const single = toolNames === undefined && toolName !== undefined;
-  if (single) {
-    const name = toolName;
+  if (toolNames === undefined && toolName !== undefined) {
     if (outcome.notFound.length > 0) {
-      const suggestions = await suggestAllowed(session, name);
+      const suggestions = await suggestAllowed(session, toolName);
       const hint =
         suggestions.length > 0
           ? ` Did you mean: ${suggestions.join(', ')}?`
           : ' Use search_tools to find tools.';
-      return { success: false, message: `Tool "${name}" not found.${hint}`, toolName: name };
+      return { success: false, message: `Tool "${toolName}" not found.${hint}`, toolName };
     }
-    if (outcome.alreadyLoaded.length > 0) {
-      return { success: true, message: `Tool "${name}" is already loaded.`, toolName: name };
+    const [already] = outcome.alreadyLoaded;
+    if (already !== undefined) {
+      return {
+        success: true,
+        message: `Tool "${already}" is already loaded. Call it directly.`,
+        toolName: already,
+        loaded: [already],
+      };
+    }
+    const [loaded] = outcome.loaded;
+    if (loaded === undefined) {
+      // Loaded, then evicted at once: a budget smaller than the pins leaves no room.
+      return {
+        success: false,
+        message: `Tool "${toolName}" could not stay loaded.${evictionNote(outcome.evicted)}`,
+        toolName,
+        evicted: outcome.evicted,
+      };
     }
     return {
       success: true,
-      message: `Tool "${name}" loaded. Call it from your next step.${evictionNote(outcome.evicted)}`,
-      toolName: name,
+      message: `Tool "${loaded}" loaded successfully. Call it from your next step.${evictionNote(outcome.evicted)}`,
+      toolName: loaded,
+      loaded: [loaded],
       ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
     };
   }
   const parts: string[] = [];
   if (outcome.loaded.length > 0)
-    parts.push(`Loaded: ${outcome.loaded.join(', ')}; call them from your next step`);
+    parts.push(
+      `Loaded: ${outcome.loaded.join(', ')} (loaded successfully; call them from your next step)`,
+    );
   if (outcome.alreadyLoaded.length > 0)
     parts.push(`Already loaded: ${outcome.alreadyLoaded.join(', ')}`);
   if (outcome.notFound.length > 0)
-    parts.push(`Not found: ${outcome.notFound.join(', ')}; use search_tools to find tools`);
+    parts.push(`Not found: ${outcome.notFound.join(', ')} (use search_tools to find tools)`);
   return {
     success: outcome.notFound.length === 0,
-    message: parts.join('. ') + evictionNote(outcome.evicted),
+    message: parts.join(' | ') + evictionNote(outcome.evicted),
     loadedCount: outcome.loaded.length,
     ...(outcome.loaded.length > 0 && { loaded: outcome.loaded }),
     ...(outcome.alreadyLoaded.length > 0 && { alreadyLoaded: outcome.alreadyLoaded }),
@@ -72,11 +94,22 @@ export async function loadTool<TTool, TContext>(
   };
 }
 
+/**
+ * Near names the model may load: each tool once, under its key or its id (whichever is closer,
+ * the key on a tie, as Mastra suggests keys), and only tools the `load` filter allows.
+ */
 async function suggestAllowed<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
   name: string,
 ): Promise<string[]> {
-  const near = suggestNames(name, session.knownIds());
-  const verdicts = await Promise.all(near.map((id) => session.allows(id, 'load')));
+  const candidates = [...session.knownIds()].map((id) => {
+    const key = session.lookup(id)?.key;
+    // A key that names another tool in this request (a resolved tool's id) is not this tool's.
+    return key !== undefined && key !== id && session.lookup(key)?.descriptor.id === id
+      ? [key, id]
+      : [id];
+  });
+  const near = suggestNames(name, candidates);
+  const verdicts = await Promise.all(near.map((label) => session.allows(label, 'load')));
   return near.filter((_, position) => verdicts[position]);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AutoLoadActivation } from '../state/context-state';
 
 /** Input of `search_tools`. */
 export const searchToolsInput = z.object({
@@ -17,12 +18,18 @@ export interface SearchToolsResult {
   score: number;
 }
 
-/** Output of `search_tools`. */
+/**
+ * Output of `search_tools`. A search that finds nothing says `No tools found`; under autoLoad the
+ * results are only tools that may be loaded, and `activation` lists the tools now loaded.
+ */
 export interface SearchToolsOutput {
   results: SearchToolsResult[];
   message: string;
-  /** Under autoLoad: the tools this search activated (new or already loaded). */
-  loaded?: string[];
+  /**
+   * Under autoLoad: the receipt of the tools this search left loaded (new or already loaded),
+   * which is what `storage: 'context'` replays; a search without it loaded nothing.
+   */
+  activation?: AutoLoadActivation;
   /** Under autoLoad with a budget: tools evicted to make room. */
   evicted?: string[];
 }
@@ -40,13 +47,17 @@ export type LoadToolInput = z.infer<typeof loadToolInput>;
 
 /**
  * Output of `load_tool`, in Mastra's shapes: a single `toolName` answers
- * `{ success, message, toolName }`; `toolNames` answers with the lists.
+ * `{ success, message, toolName, loaded }` (the message says `loaded successfully`,
+ * `already loaded` or `not found`); `toolNames` answers with the lists. Names in `toolName` (on
+ * success), `loaded` and `alreadyLoaded` are tool ids, the names to call, also when the model
+ * asked by key.
  */
 export interface LoadToolOutput {
   success: boolean;
   message: string;
   toolName?: string;
   loadedCount?: number;
+  /** Single-tool form: the tool, now loaded (new or not); list form: the newly loaded tools. */
   loaded?: string[];
   alreadyLoaded?: string[];
   notFound?: string[];

@@ -29,8 +29,11 @@ export function toolSearchInstructions(options: {
   return `More tools exist than are listed. When you need a capability you do not have, call search_tools with a few keywords. ${load}${unload}`;
 }
 
-/** Search results show descriptions cut to this many characters: enough to choose, cheap in tokens. */
-export const MAX_RESULT_DESCRIPTION = 200;
+/**
+ * Search results show descriptions cut to this many characters, as Mastra's processor does:
+ * enough to choose, cheap in tokens.
+ */
+export const MAX_RESULT_DESCRIPTION = 150;
 
 /** Cuts a description for search results, at a word boundary when one is near. */
 export function truncateDescription(description: string): string {

@@ -1,5 +1,6 @@
 import type { ToolSearchSession } from '../engine/tool-search-session';
 import { searchIndexes } from '../search/search-indexes';
+import { AUTO_LOAD_ACTIVATION_TYPE, AUTO_LOAD_ACTIVATION_VERSION } from '../state/context-state';
 import { evictionNote, loadNames } from './load-names';
 import {
   type SearchToolsOutput,
@@ -12,14 +13,17 @@ import { truncateDescription } from './meta-tool-texts';
 const MAX_ECHOED_QUERY = 80;
 
 /**
- * Ranks the request's tools and keeps those the `search` filter allows. Candidates are checked in
- * growing windows, in rank order, so an async filter runs for few more tools than are shown.
+ * Ranks the request's tools and keeps those the `search` filter allows, and with `loadable` also
+ * the `load` filter (autoLoad shows only what it can load). Candidates are checked in growing
+ * windows, in rank order, so an async filter runs for few more tools than are shown.
+ * @returns the results, and how many matches the search allowed but the load filter did not
  */
 export async function rankAllowed<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
   query: string,
   topK: number,
-): Promise<SearchToolsResult[]> {
+  options: { loadable?: boolean } = {},
+): Promise<{ results: SearchToolsResult[]; unloadable: number }> {
   const { minScore } = session.engine.options;
   const indexes = session.indexes;
   // Only with request-resolved tools can a static tool be shadowed; otherwise no per-hit check.
@@ -29,6 +33,13 @@ export async function rankAllowed<TTool, TContext>(
       : undefined;
   const total = indexes.reduce((sum, index) => sum + index.size, 0);
   const allowed: SearchToolsResult[] = [];
+  let unloadable = 0;
+  const allows = async (id: string): Promise<boolean> => {
+    if (!(await session.allows(id, 'search'))) return false;
+    if (!options.loadable || (await session.allows(id, 'load'))) return true;
+    unloadable++;
+    return false;
+  };
   let checked = 0;
   for (let window = topK * 2; ; window *= 4) {
     const hits = searchIndexes(indexes, query, {
@@ -37,7 +48,7 @@ export async function rankAllowed<TTool, TContext>(
       ...(indexFilters && { indexFilters }),
     });
     const batch = hits.slice(checked);
-    const verdicts = await Promise.all(batch.map((hit) => session.allows(hit.id, 'search')));
+    const verdicts = await Promise.all(batch.map((hit) => allows(hit.id)));
     for (const [position, hit] of batch.entries()) {
       if (!verdicts[position]) continue;
       allowed.push({
@@ -47,10 +58,10 @@ export async function rankAllowed<TTool, TContext>(
         ),
         score: Math.round(hit.score * 100) / 100,
       });
-      if (allowed.length === topK) return allowed;
+      if (allowed.length === topK) return { results: allowed, unloadable };
     }
     checked = hits.length;
-    if (hits.length < window || window >= total) return allowed;
+    if (hits.length < window || window >= total) return { results: allowed, unloadable };
   }
 }
 
@@ -71,11 +82,12 @@ export async function searchTools<TTool, TContext>(
     return {
       results: [],
       message:
-        'The query is empty. Describe the task in a few keywords, e.g. "send slack message".',
+        'No tools found: the query is empty. Describe the task in a few keywords, e.g. "send slack message".',
     };
   }
   const topK = parsed.data.limit ?? session.engine.options.topK;
-  const results = await rankAllowed(session, query, topK);
+  const { autoLoad } = session.engine.options;
+  const { results, unloadable } = await rankAllowed(session, query, topK, { loadable: autoLoad });
   session.emit('onSearch', {
     threadId: session.threadId,
     query,
@@ -86,10 +98,13 @@ export async function searchTools<TTool, TContext>(
   if (results.length === 0) {
     return {
       results,
-      message: `No tools match "${echoed}". Try other keywords: the action, the object, or the service's name.`,
+      message:
+        unloadable > 0
+          ? `No tools available to load matching "${echoed}". Try other keywords.`
+          : `No tools found matching "${echoed}". Try other keywords: the action, the object, or the service's name.`,
     };
   }
-  if (!session.engine.options.autoLoad) {
+  if (!autoLoad) {
     return {
       results,
       message: `Found ${results.length} tool(s). Call load_tool with the exact names you need.`,
@@ -106,15 +121,17 @@ export async function searchTools<TTool, TContext>(
       message: `Found ${results.length} tool(s), but they could not be loaded right now; try again.`,
     };
   }
-  const loaded = [...outcome.alreadyLoaded, ...outcome.loaded];
+  const evicted = new Set(outcome.evicted);
+  const loaded = results.map((result) => result.name).filter((name) => !evicted.has(name));
+  const already = outcome.alreadyLoaded.filter((name) => !evicted.has(name));
   return {
     results,
-    loaded,
+    activation: { type: AUTO_LOAD_ACTIVATION_TYPE, version: AUTO_LOAD_ACTIVATION_VERSION, loaded },
     ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
     message:
-      loaded.length > 0
-        ? `Found and loaded ${loaded.length} tool(s): ${loaded.join(', ')}. Call them from your next step.${evictionNote(outcome.evicted)}`
-        : `Found ${results.length} tool(s), but none can be loaded.`,
+      `Found and loaded ${loaded.length} tool(s): ${loaded.join(', ')}. Call them directly from your next step.` +
+      (already.length > 0 ? ` These were already loaded: ${already.join(', ')}.` : '') +
+      evictionNote(outcome.evicted),
   };
 }
 

@@ -13,7 +13,10 @@ export async function unloadTools<TTool, TContext>(
       message: 'Give unload_tool toolNames: the loaded tools to drop.',
       unloaded: [],
     };
-  const wanted = new Set(parsed.data.toolNames);
+  // A tool may be named by its key; loaded tools are kept by id.
+  const wanted = new Set(
+    parsed.data.toolNames.map((name) => session.lookup(name)?.descriptor.id ?? name),
+  );
   let unloaded: string[] = [];
   try {
     ({ unloaded } = await session.applyOperation({ type: 'unload', ids: [...wanted] }));

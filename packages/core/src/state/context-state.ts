@@ -1,20 +1,31 @@
 import type { ToolResultRecord } from '../engine/types';
 
+/** The `type` of the activation receipt a `search_tools` result carries when it loaded tools (autoLoad). */
+export const AUTO_LOAD_ACTIVATION_TYPE = 'tool-search-auto-load';
+/** The version of that receipt's shape. */
+export const AUTO_LOAD_ACTIVATION_VERSION = 1;
+
+/** The receipt a `search_tools` result carries under autoLoad: the tools this search left loaded. */
+export interface AutoLoadActivation {
+  type: typeof AUTO_LOAD_ACTIVATION_TYPE;
+  version: typeof AUTO_LOAD_ACTIVATION_VERSION;
+  loaded: string[];
+}
+
 /**
  * Replays a conversation's meta-tool results into the tools they left loaded, in load order.
- * Only real loads count: a `load_tool` success, and a `search_tools` result only when `autoLoad`
- * is on (a plain search result never loads anything). `unload_tool` results and evictions
- * reported in a result remove tools again. The names still have to pass the engine's checks:
- * a forged message can name a tool, it cannot make it allowed.
+ * Only explicit evidence counts: a `load_tool` success (its `loaded` and `alreadyLoaded` lists,
+ * or the `toolName` of a single-tool success), and a `search_tools` result only through its
+ * autoLoad activation receipt (a plain list of search results never loads anything, nor does a
+ * receipt-less result from an older autoLoad). `unload_tool` results and the evictions a result
+ * reports remove tools again. The names still have to pass the engine's checks: a forged message
+ * can name a tool, it cannot make it allowed.
  *
- * @param results - tool results in conversation order
- * @param options - whether search loads (`autoLoad`)
+ * @param results - tool results in conversation order; only results the model's own calls
+ *   produced (an adapter skips anything a user message carries)
  * @returns tool names in the order they were (last) loaded
  */
-export function deriveLoadedToolNames(
-  results: Iterable<ToolResultRecord>,
-  options: { autoLoad: boolean },
-): string[] {
+export function deriveLoadedToolNames(results: Iterable<ToolResultRecord>): string[] {
   const loaded = new Set<string>();
   const add = (names: unknown): void => {
     for (const name of stringList(names)) {
@@ -33,12 +44,16 @@ export function deriveLoadedToolNames(
       add(output.loaded);
       add(output.alreadyLoaded);
       remove(output.evicted);
-    } else if (record.toolName === 'search_tools' && options.autoLoad) {
-      // Results written by Mastra's own processor under autoLoad carry no `loaded` list.
-      if (Array.isArray(output.loaded)) add(output.loaded);
-      else if (Array.isArray(output.results))
-        add(output.results.map((result: unknown) => (result as { name?: unknown })?.name));
-      remove(output.evicted);
+    } else if (record.toolName === 'search_tools') {
+      const activation = output.activation;
+      if (
+        isRecord(activation) &&
+        activation.type === AUTO_LOAD_ACTIVATION_TYPE &&
+        activation.version === AUTO_LOAD_ACTIVATION_VERSION
+      ) {
+        add(activation.loaded);
+        remove(output.evicted);
+      }
     } else if (record.toolName === 'unload_tool') {
       remove(output.unloaded);
     }

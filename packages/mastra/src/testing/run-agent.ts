@@ -16,7 +16,9 @@ type AgentConfig = ConstructorParameters<typeof Agent>[0];
 
 export interface RunAgentOptions {
   processor: Processor;
-  script: (turn: ModelTurn) => ModelAction;
+  script: (turn: ModelTurn) => ModelAction | Promise<ModelAction>;
+  /** Input processors that run before the tool search processor. */
+  before?: Processor[];
   /** A prompt, or a whole conversation to resend. */
   input: string | unknown[];
   /** Values to put in the request context (`mastra__threadId`, a user...). */
@@ -36,7 +38,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
     instructions: 'You help with tasks by finding the right tools.',
     // Mastra types a V4 model's doGenerate as streaming; the mock is a real LanguageModelV4.
     model: model as unknown as AgentConfig['model'],
-    inputProcessors: [options.processor] as NonNullable<AgentConfig['inputProcessors']>,
+    inputProcessors: [...(options.before ?? []), options.processor] as NonNullable<
+      AgentConfig['inputProcessors']
+    >,
     ...(options.tools && { tools: options.tools }),
     ...(options.memory && { memory: options.memory }),
   });

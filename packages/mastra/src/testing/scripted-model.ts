@@ -19,22 +19,31 @@ export interface ModelTurn {
   system: string;
 }
 
-export type ModelAction = { toolName: string; input: Record<string, unknown> } | { text: string };
+/**
+ * What the model does on a call: call a tool, answer, or fail (a provider error, which ends the
+ * request before the step's results are kept).
+ */
+export type ModelAction =
+  | { toolName: string; input: Record<string, unknown> }
+  | { text: string }
+  | { error: string };
 
 /**
  * A model that answers each call from a script, through ai's real `MockLanguageModelV4`, so the
  * Mastra agent loop runs for real. The script sees the tools it was sent and the results so far.
  */
 export function createScriptedModel(
-  script: (turn: ModelTurn) => ModelAction,
+  script: (turn: ModelTurn) => ModelAction | Promise<ModelAction>,
 ): MockLanguageModelV4 & {
   turns: ModelTurn[];
 } {
   const turns: ModelTurn[] = [];
-  const next = (options: LanguageModelV4CallOptions) => {
+  const next = async (options: LanguageModelV4CallOptions) => {
     const turn = readTurn(options, turns.length);
     turns.push(turn);
-    return { turn, action: script(turn) };
+    const action = await script(turn);
+    if ('error' in action) throw new Error(action.error);
+    return { turn, action };
   };
   const finish = (action: ModelAction) => ({
     finishReason: { unified: 'text' in action ? 'stop' : 'tool-calls', raw: undefined } as const,
@@ -45,7 +54,7 @@ export function createScriptedModel(
   });
   const model = new MockLanguageModelV4({
     doGenerate: async (options) => {
-      const { turn, action } = next(options);
+      const { turn, action } = await next(options);
       return {
         content: [
           'text' in action
@@ -62,7 +71,7 @@ export function createScriptedModel(
       };
     },
     doStream: async (options) => {
-      const { turn, action } = next(options);
+      const { turn, action } = await next(options);
       const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
       if ('text' in action) {
         parts.push(
