@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsdown';
+
+export default defineConfig({
+  entry: ['src/index.ts', 'src/bin.ts'],
+  format: 'esm',
+  platform: 'node',
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  external: [/^@modelcontextprotocol\//, 'tool-search-core', 'zod'],
+});
