@@ -21,12 +21,16 @@ describe('matchesGlob', () => {
 
   it('matches a name against itself and against any star-split of itself', () => {
     fc.assert(
-      fc.property(fc.string().filter((name) => !name.includes('*')), fc.nat(), (name, cut) => {
-        const at = name.length === 0 ? 0 : cut % name.length;
-        expect(matchesGlob(name, name)).toBe(true);
-        expect(matchesGlob(`${name.slice(0, at)}*${name.slice(at)}`, name)).toBe(true);
-        expect(matchesGlob('*', name)).toBe(true);
-      }),
+      fc.property(
+        fc.string().filter((name) => !name.includes('*')),
+        fc.nat(),
+        (name, cut) => {
+          const at = name.length === 0 ? 0 : cut % name.length;
+          expect(matchesGlob(name, name)).toBe(true);
+          expect(matchesGlob(`${name.slice(0, at)}*${name.slice(at)}`, name)).toBe(true);
+          expect(matchesGlob('*', name)).toBe(true);
+        },
+      ),
     );
   });
 });

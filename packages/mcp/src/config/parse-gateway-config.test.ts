@@ -47,7 +47,11 @@ describe('parseGatewayConfig', () => {
       url: 'https://example.com/mcp',
       headers: { Authorization: 'Bearer x' },
     });
-    expect(config.mcpServers.files).toEqual({ command: 'node', denyTools: ['write_*'], allowTools: ['*'] });
+    expect(config.mcpServers.files).toEqual({
+      command: 'node',
+      denyTools: ['write_*'],
+      allowTools: ['*'],
+    });
     expect(config.toolSearch).toEqual({
       topK: 3,
       minScore: 0.5,
@@ -68,7 +72,11 @@ describe('parseGatewayConfig', () => {
     [{ mcpServers: { a: { command: 'x', args: ['ok', 2] } } }, '$.mcpServers.a.args[1]', 'string'],
     [{ mcpServers: { a: { command: '' } } }, '$.mcpServers.a.command', 'non-empty'],
     [{ mcpServers: { a: { command: 'x', env: { K: 1 } } } }, '$.mcpServers.a.env.K', 'string'],
-    [{ mcpServers: { 'my server': { url: 'nope' } } }, '$.mcpServers["my server"].url', 'not a URL'],
+    [
+      { mcpServers: { 'my server': { url: 'nope' } } },
+      '$.mcpServers["my server"].url',
+      'not a URL',
+    ],
     [{ mcpServers: { a: { url: 'ftp://h/x' } } }, '$.mcpServers.a.url', 'http'],
     [{ mcpServers: { a: { command: 'x', denyTools: 'w*' } } }, '$.mcpServers.a.denyTools', 'array'],
     [{ mcpServers: {}, toolSearch: { topK: 0 } }, '$.toolSearch.topK', 'integer >= 1'],
@@ -104,7 +112,9 @@ describe('parseGatewayConfig', () => {
   });
 
   it('keeps a server named __proto__ as a server', () => {
-    const { config } = parseGatewayConfig(JSON.parse('{"mcpServers":{"__proto__":{"command":"x"}}}'));
+    const { config } = parseGatewayConfig(
+      JSON.parse('{"mcpServers":{"__proto__":{"command":"x"}}}'),
+    );
     expect(Object.keys(config.mcpServers)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(config.mcpServers)).toBe(Object.prototype);
   });
@@ -115,7 +125,9 @@ describe('loadGatewayConfig', () => {
     const temp = await temporaryDir();
     try {
       const missing = join(temp.dir, 'missing.json');
-      await expect(loadGatewayConfig(missing)).rejects.toThrow(`${missing}: $: cannot be read (ENOENT)`);
+      await expect(loadGatewayConfig(missing)).rejects.toThrow(
+        `${missing}: $: cannot be read (ENOENT)`,
+      );
       const broken = join(temp.dir, 'broken.json');
       await writeFile(broken, '{ "mcpServers": ');
       await expect(loadGatewayConfig(broken)).rejects.toThrow(`${broken}: $: is not valid JSON`);

@@ -36,7 +36,9 @@ describe('ToolSearchGateway over the npm reference servers (Streamable HTTP)', (
     gateway = await startHttpGateway({
       servers: {
         memory: npmServer('memory', [], { env: { MEMORY_FILE_PATH: memoryFile } }),
-        filesystem: npmServer('filesystem', [temp.dir], { denyTools: ['move_*', 'create_directory'] }),
+        filesystem: npmServer('filesystem', [temp.dir], {
+          denyTools: ['move_*', 'create_directory'],
+        }),
         everything: npmServer('everything', [], { allowTools: ['echo', 'get-*'] }),
         fixture: fixture(),
       },
@@ -52,12 +54,17 @@ describe('ToolSearchGateway over the npm reference servers (Streamable HTTP)', (
     const client = await gateway.connect();
     expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
     const [search] = await listTools(client);
-    expect(search?.inputSchema).toMatchObject({ type: 'object', properties: { query: { type: 'string' } } });
+    expect(search?.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { query: { type: 'string' } },
+    });
   });
 
   it('answers search_tools with results as structuredContent and the same JSON as text', async () => {
     const client = await gateway.connect();
-    const result = await callTool(client, 'search_tools', { query: 'create entities in the knowledge graph' });
+    const result = await callTool(client, 'search_tools', {
+      query: 'create entities in the knowledge graph',
+    });
     const output = result.structuredContent as unknown as SearchOutput;
     expect(result.isError).toBeUndefined();
     expect(output.results[0]?.name).toBe('memory__create_entities');
@@ -75,7 +82,9 @@ describe('ToolSearchGateway over the npm reference servers (Streamable HTTP)', (
     expect(load.structuredContent).toMatchObject({ success: true, toolName: 'memory__read_graph' });
     await changed;
     const again = nextListChanged(client);
-    await callTool(client, 'load_tool', { toolNames: ['everything__echo', 'filesystem__list_directory'] });
+    await callTool(client, 'load_tool', {
+      toolNames: ['everything__echo', 'filesystem__list_directory'],
+    });
     await again;
     expect(await listToolNames(client)).toEqual([
       'search_tools',
@@ -92,13 +101,20 @@ describe('ToolSearchGateway over the npm reference servers (Streamable HTTP)', (
   it('forwards arguments unchanged and returns the upstream result unchanged', async () => {
     const client = await gateway.connect();
     await callTool(client, 'load_tool', {
-      toolNames: ['everything__echo', 'everything__get-structured-content', 'fixture__echo', 'fixture__fail'],
+      toolNames: [
+        'everything__echo',
+        'everything__get-structured-content',
+        'fixture__echo',
+        'fixture__fail',
+      ],
     });
     const echo = await callTool(client, 'everything__echo', { message: 'hello, gateway' });
     expect(echo).toEqual({ content: [{ type: 'text', text: 'Echo: hello, gateway' }] });
     const args = { nested: { list: [1, 'two', null], flag: true }, 'odd key': 'ü' };
     expect(textOf(await callTool(client, 'fixture__echo', args))).toBe(JSON.stringify(args));
-    const structured = await callTool(client, 'everything__get-structured-content', { location: 'New York' });
+    const structured = await callTool(client, 'everything__get-structured-content', {
+      location: 'New York',
+    });
     expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
     expect(await callTool(client, 'fixture__fail', {})).toEqual({
       content: [{ type: 'text', text: 'upstream said no' }],
@@ -109,7 +125,9 @@ describe('ToolSearchGateway over the npm reference servers (Streamable HTTP)', (
   it('never executes a tool that was found but not loaded', async () => {
     const client = await gateway.connect();
     const search = await callTool(client, 'search_tools', { query: 'write a file' });
-    const names = (search.structuredContent as unknown as SearchOutput).results.map((hit) => hit.name);
+    const names = (search.structuredContent as unknown as SearchOutput).results.map(
+      (hit) => hit.name,
+    );
     expect(names).toContain('filesystem__write_file');
     const target = join(temp.dir, 'never.txt');
     const write = await callTool(client, 'filesystem__write_file', { path: target, content: 'x' });
@@ -137,7 +155,9 @@ describe('ToolSearchGateway over the npm reference servers (Streamable HTTP)', (
   it('hides denied and not-allowed tools from search, load and call', async () => {
     const client = await gateway.connect();
     const search = await callTool(client, 'search_tools', { query: 'move rename file', limit: 50 });
-    const names = (search.structuredContent as unknown as SearchOutput).results.map((hit) => hit.name);
+    const names = (search.structuredContent as unknown as SearchOutput).results.map(
+      (hit) => hit.name,
+    );
     expect(names).not.toContain('filesystem__move_file');
     expect(names.some((name) => name.startsWith('filesystem__'))).toBe(true);
     const load = await callTool(client, 'load_tool', { toolName: 'filesystem__move_file' });
@@ -148,8 +168,12 @@ describe('ToolSearchGateway over the npm reference servers (Streamable HTTP)', (
     expect(call.isError).toBe(true);
     expect(existsSync(dir)).toBe(false);
     // everything allows only echo and get-*: its other tools are not in the catalog at all.
-    const everything = await callTool(client, 'search_tools', { query: 'everything long running operation' });
-    const found = (everything.structuredContent as unknown as SearchOutput).results.map((hit) => hit.name);
+    const everything = await callTool(client, 'search_tools', {
+      query: 'everything long running operation',
+    });
+    const found = (everything.structuredContent as unknown as SearchOutput).results.map(
+      (hit) => hit.name,
+    );
     expect(found).not.toContain('everything__trigger-long-running-operation');
   });
 
@@ -162,7 +186,9 @@ describe('ToolSearchGateway over the npm reference servers (Streamable HTTP)', (
     const refused = await callTool(second, 'fixture__echo', { from: 'second' });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/not loaded/);
-    expect(textOf(await callTool(first, 'fixture__echo', { from: 'first' }))).toBe('{"from":"first"}');
+    expect(textOf(await callTool(first, 'fixture__echo', { from: 'first' }))).toBe(
+      '{"from":"first"}',
+    );
   });
 
   it('answers bad input to the meta-tools without failing the session', async () => {
@@ -197,7 +223,10 @@ describe('ToolSearchGateway options', () => {
       expect(await listToolNames(client)).toContain('fixture__echo');
       const changed = nextListChanged(client);
       const unload = await callTool(client, 'unload_tool', { toolNames: ['fixture__echo'] });
-      expect(unload.structuredContent).toMatchObject({ success: true, unloaded: ['fixture__echo'] });
+      expect(unload.structuredContent).toMatchObject({
+        success: true,
+        unloaded: ['fixture__echo'],
+      });
       await changed;
       expect(await listToolNames(client)).not.toContain('fixture__echo');
     } finally {
@@ -245,7 +274,9 @@ describe('ToolSearchGateway options', () => {
       expect(loaded.tools).toEqual([
         expect.objectContaining({
           name: 'filesystem__write_file',
-          inputSchema: expect.objectContaining({ properties: expect.objectContaining({ path: expect.anything() }) }),
+          inputSchema: expect.objectContaining({
+            properties: expect.objectContaining({ path: expect.anything() }),
+          }),
         }),
       ]);
       expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool', 'call_tool']);

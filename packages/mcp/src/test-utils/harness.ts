@@ -44,6 +44,7 @@ export async function startHttpGateway(options: {
     ...options.upstream,
   });
   const gateway = createToolSearchGateway({ upstreams, toolSearch: options.toolSearch, log });
+  await gateway.ready();
   const http = await serveGatewayHttp(gateway, { port: 0 });
   const clients: Client[] = [];
   return {

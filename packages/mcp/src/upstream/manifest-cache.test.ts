@@ -41,9 +41,13 @@ describe('createManifestCache', () => {
 describe('manifestKey', () => {
   it('depends on what starts the server, not on key order or tool rules', () => {
     const key = manifestKey({ command: 'node', args: ['a'], env: { A: '1', B: '2' } });
-    expect(manifestKey({ env: { B: '2', A: '1' }, args: ['a'], command: 'node', denyTools: ['x'] })).toBe(key);
+    expect(
+      manifestKey({ env: { B: '2', A: '1' }, args: ['a'], command: 'node', denyTools: ['x'] }),
+    ).toBe(key);
     expect(manifestKey({ command: 'node', args: ['a'], env: { A: '1', B: '3' } })).not.toBe(key);
-    expect(manifestKey({ url: 'https://h/mcp' })).not.toBe(manifestKey({ url: 'https://h/mcp', headers: { A: 'b' } }));
+    expect(manifestKey({ url: 'https://h/mcp' })).not.toBe(
+      manifestKey({ url: 'https://h/mcp', headers: { A: 'b' } }),
+    );
   });
 });
 

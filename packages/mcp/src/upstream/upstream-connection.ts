@@ -28,7 +28,10 @@ export class UpstreamError extends Error {
   }
 }
 
-/** Delays between restart attempts: the first retry is immediate, then `initial`, doubling up to `max`. */
+/**
+ * Delays after failed starts: `initial` after the first, doubling up to `max`, reset by a call that
+ * gets an answer. An upstream that exits or hangs after a good start is restarted on the next call.
+ */
 export interface RestartBackoff {
   /** @default 1_000 */
   initial: number;
@@ -149,10 +152,11 @@ export class UpstreamConnection {
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         this.#fail(
           `it did not answer ${toolName} within ${this.#options.callTimeout} ms, so it was stopped`,
+          { backoff: false },
         );
         await this.#stop();
       } else if (generation === this.#generation && this.status === 'ready') {
-        this.#fail(`${toolName} failed: ${describeError(error)}`);
+        this.#fail(`${toolName} failed: ${describeError(error)}`, { backoff: false });
         await this.#stop();
       }
       throw new UpstreamError(this.name, this.lastError ?? describeError(error));
@@ -197,7 +201,9 @@ export class UpstreamConnection {
     } catch (error) {
       if (generation === this.#generation) {
         this.#fail(describeError(error));
-        await this.#stop();
+        // Not awaited: a child that ignores its closed stdin takes seconds to be killed, and the
+        // gateway's start must not wait for that.
+        void this.#stop();
       }
       throw new UpstreamError(this.name, this.lastError ?? describeError(error));
     } finally {
@@ -254,20 +260,24 @@ export class UpstreamConnection {
     this.#client = undefined;
     this.#transport = undefined;
     if (this.status === 'ready') {
-      this.#fail('it exited');
+      this.#fail('it exited', { backoff: false });
       this.#options.log(
         `${this.name}: exited; it is restarted on the next call to one of its tools`,
       );
     }
   }
 
-  #fail(reason: string): void {
-    this.#failures++;
+  /** Marks the upstream down; a failed start (`backoff`) also delays the next attempt. */
+  #fail(reason: string, options: { backoff: boolean } = { backoff: true }): void {
     this.status = 'failed';
     this.lastError = reason;
-    const { initial, max } = this.#options.restartBackoff;
-    const delay = this.#failures <= 1 ? 0 : Math.min(initial * 2 ** (this.#failures - 2), max);
-    this.#retryAt = Date.now() + delay;
+    if (options.backoff) {
+      this.#failures++;
+      const { initial, max } = this.#options.restartBackoff;
+      this.#retryAt = Date.now() + Math.min(initial * 2 ** (this.#failures - 1), max);
+    } else {
+      this.#retryAt = 0;
+    }
     this.#options.log(`${this.name}: ${reason}`);
   }
 
