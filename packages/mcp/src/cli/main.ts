@@ -53,6 +53,7 @@ Options:
  */
 export async function main(argv: readonly string[], context: MainContext = {}): Promise<number> {
   const stderr = context.stderr ?? process.stderr;
+  const stdout = context.stdout ?? process.stdout;
   const env = context.env ?? process.env;
   const log = (message: string) => stderr.write(`[tool-search-mcp] ${message}\n`);
   let values: ReturnType<typeof parse>;
@@ -62,12 +63,13 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
     stderr.write(`tool-search-mcp: ${(error as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
+  // Asked-for output goes to stdout: no MCP session runs when these flags are given.
   if (values.help) {
-    stderr.write(`${USAGE}\n`);
+    stdout.write(`${USAGE}\n`);
     return 0;
   }
   if (values.version) {
-    stderr.write(`${packageVersion()}\n`);
+    stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   const problem = checkArguments(values);

@@ -37,8 +37,9 @@ export async function startHttpGateway(options: {
   const upstreams = createUpstreamManager({
     servers: options.servers,
     cache: options.cacheDir === undefined ? undefined : createManifestCache(options.cacheDir),
-    connectTimeout: 5_000,
-    callTimeout: 5_000,
+    // Generous: the CI machine may be busy, and only the broken-upstream tests wait this long.
+    connectTimeout: 15_000,
+    callTimeout: 15_000,
     restartBackoff: { initial: 200, max: 1_000 },
     log,
     ...options.upstream,

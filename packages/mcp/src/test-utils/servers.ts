@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { StdioUpstreamConfig } from '../config/gateway-config';
 
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
-const fromPackage = (relative: string) => `${packageRoot}${relative}`;
+/** The package's folder (with a trailing slash). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const fromPackage = (relative: string) => `${PACKAGE_ROOT}${relative}`;
 
 /** The fixture server of the failure tests (see fixture-server.mjs for its flags). */
 export const FIXTURE_SERVER = fromPackage('src/test-utils/fixture-server.mjs');
