@@ -217,6 +217,7 @@ export class ToolSearchGateway {
     const session = this.#engine.createSession({ threadId });
     const metaTool = session.metaTools.find((tool) => tool.name === name);
     if (metaTool) {
+      if (name === 'search_tools') this.upstreams.retryMissing();
       const before = this.expose === 'tools' ? await activeIds(session) : '';
       const output = (await metaTool.execute(args ?? {})) as Record<string, unknown>;
       if (this.expose === 'proxy' && name === 'load_tool')
