@@ -15,7 +15,7 @@ export type { ParsedGatewayConfig, ParseGatewayConfigOptions } from './config/pa
 export { loadGatewayConfig, parseGatewayConfig } from './config/parse-gateway-config';
 export { CALL_TOOL_NAME } from './gateway/gateway-tool-definitions';
 export type { GatewayHttpServer, ServeGatewayHttpOptions } from './gateway/serve-http';
-export { isLoopbackHost, serveGatewayHttp } from './gateway/serve-http';
+export { DEFAULT_MAX_HTTP_SESSIONS, isLoopbackHost, serveGatewayHttp } from './gateway/serve-http';
 export { serveGatewayStdio } from './gateway/serve-stdio';
 export type {
   GatewaySessionOptions,

@@ -96,6 +96,29 @@ describe('serveGatewayHttp', () => {
   });
 });
 
+describe('serveGatewayHttp with maxSessions', () => {
+  it('closes the least recently used session past the limit', async () => {
+    const gateway = createGateway();
+    const http = await serveGatewayHttp(gateway, { port: 0, maxSessions: 2 });
+    try {
+      const first = await post(http.url, {});
+      const second = await post(http.url, {});
+      const ping = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      // Using the first session makes the second the least recently used one.
+      expect((await post(http.url, { 'mcp-session-id': first.sessionId! }, ping)).status).toBe(202);
+      await post(http.url, {});
+      expect(http.sessionCount).toBe(2);
+      expect((await post(http.url, { 'mcp-session-id': second.sessionId! }, ping)).status).toBe(
+        404,
+      );
+      expect((await post(http.url, { 'mcp-session-id': first.sessionId! }, ping)).status).toBe(202);
+    } finally {
+      await http.close();
+      await gateway.close();
+    }
+  });
+});
+
 describe('serveGatewayHttp with a bearer token', () => {
   it('requires the token on every request', async () => {
     const gateway = createGateway();

@@ -32,6 +32,12 @@ export interface ServeGatewayHttpOptions {
    * rebinding, as the MCP spec requires; requests without `Origin`, like most MCP clients', pass).
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Sessions kept at most; past it the least recently used one is closed (its client gets
+   * `404 Session not found` and starts a new session, as the MCP spec prescribes).
+   * @default 1_000
+   */
+  maxSessions?: number;
 }
 
 /** A running HTTP gateway. */
@@ -45,6 +51,8 @@ export interface GatewayHttpServer {
 }
 
 const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
+/** Each session holds a server and a thread of loaded tools: clients that never close theirs must not grow memory without bound. */
+export const DEFAULT_MAX_HTTP_SESSIONS = 1_000;
 
 /** Whether an address only accepts connections from this machine. */
 export function isLoopbackHost(host: string): boolean {
@@ -80,6 +88,8 @@ export async function serveGatewayHttp(
     ...(options.allowedOrigins ?? []),
   ]);
   const tokenDigest = options.token ? digest(options.token) : undefined;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_HTTP_SESSIONS;
+  // In least-recently-used order: a request moves its session to the end.
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -96,6 +106,8 @@ export async function serveGatewayHttp(
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport) return answer(response, 404, 'Session not found', -32001);
+      sessions.delete(sessionId);
+      sessions.set(sessionId, transport);
       return transport.handleRequest(request, response);
     }
     if (request.method !== 'POST') {
@@ -106,6 +118,11 @@ export async function serveGatewayHttp(
       sessionIdGenerator: () => id,
       onsessioninitialized: () => {
         sessions.set(id, transport);
+        for (const [oldest, stale] of sessions) {
+          if (sessions.size <= maxSessions) break;
+          sessions.delete(oldest);
+          stale.close().catch(() => undefined);
+        }
       },
     });
     transport.onclose = () => {
