@@ -75,7 +75,8 @@ export class ToolSearchGateway {
     this.#serverInfo = options.serverInfo ?? { name: 'tool-search-mcp', version: '0.0.0' };
     this.#log =
       options.log ?? ((message) => process.stderr.write(`[tool-search-mcp] ${message}\n`));
-    this.#engine = this.#buildEngine(this.upstreams.tools, false);
+    // Empty until the upstreams have started: the catalog is indexed once, when it is known.
+    this.#engine = this.#buildEngine([], false);
     this.#ready = this.upstreams.start().then(() => {
       this.#engine = this.#buildEngine(this.upstreams.tools, true);
     });
