@@ -3,9 +3,11 @@ import { defineConfig } from 'tsdown';
 export default defineConfig({
   entry: ['src/index.ts', 'src/bin.ts'],
   format: 'esm',
-  platform: 'neutral',
+  // Node: the gateway spawns processes and serves HTTP. `.js` files, as the package's exports name.
+  platform: 'node',
+  fixedExtension: false,
   dts: true,
   sourcemap: true,
   clean: true,
-  external: [/^@modelcontextprotocol\//, 'tool-search-core', 'zod'],
+  deps: { neverBundle: [/^@modelcontextprotocol\//, 'tool-search-core', 'zod'] },
 });

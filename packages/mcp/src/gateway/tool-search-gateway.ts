@@ -13,6 +13,7 @@ import {
   type ToolSearchEngine,
   type ToolSearchSession,
   toolSearchInstructions,
+  toToolRecord,
 } from 'tool-search-core';
 import type { ExposeMode, ToolSearchConfig } from '../config/gateway-config';
 import { UpstreamError } from '../upstream/upstream-connection';
@@ -174,11 +175,8 @@ export class ToolSearchGateway {
         this.#log(`toolSearch.alwaysLoaded names "${name}", which no upstream offers now`);
     }
     const { topK, minScore, autoLoad, maxLoadedTools, unloadTool } = this.#toolSearch;
-    const catalog: Record<string, GatewayTool> = {};
-    for (const tool of tools)
-      Object.defineProperty(catalog, tool.name, { value: tool, enumerable: true });
     return createToolSearchEngine<GatewayTool>({
-      tools: catalog,
+      tools: toToolRecord(tools.map((tool) => [tool.name, tool] as const)),
       describe: (tool, key) => ({
         id: key,
         description: tool.definition.description ?? tool.definition.title ?? '',
