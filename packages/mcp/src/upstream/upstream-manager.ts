@@ -78,6 +78,8 @@ export class UpstreamManager {
   #tools: GatewayTool[] = [];
   #byName = new Map<string, GatewayTool>();
   #started: Promise<void> | undefined;
+  /** Cache writes in flight: `close()` waits for them, so a short-lived caller leaves complete files. */
+  readonly #writes = new Set<Promise<void>>();
   /** Set once `start()` has built the first tool list; later manifests are changes to announce. */
   #built = false;
 
@@ -138,7 +140,7 @@ export class UpstreamManager {
     const tool = this.#byName.get(exposedName);
     if (!tool) throw new UpstreamError('?', `no upstream tool is named "${exposedName}"`);
     const connection = this.#connections.find((candidate) => candidate.name === tool.server)!;
-    if (connection.status !== 'ready')
+    if (connection.status !== 'ready' && connection.retryIn === 0)
       this.#log(`${connection.name}: starting for ${tool.definition.name}`);
     return connection.callTool(tool.definition.name, args);
   }
@@ -178,6 +180,7 @@ export class UpstreamManager {
   async close(): Promise<void> {
     this.#listeners.clear();
     await Promise.all(this.#connections.map((connection) => connection.close()));
+    await Promise.all(this.#writes);
   }
 
   async #start(): Promise<void> {
@@ -201,9 +204,13 @@ export class UpstreamManager {
     this.#fromCache.delete(name);
     if (previous && JSON.stringify(previous) === JSON.stringify(tools)) return;
     this.#manifests.set(name, tools);
-    this.#cache?.write(config, tools).catch((error: unknown) => {
+    const write = this.#cache?.write(config, tools).catch((error: unknown) => {
       this.#log(`${name}: the manifest cache could not be written: ${String(error)}`);
     });
+    if (write) {
+      this.#writes.add(write);
+      void write.finally(() => this.#writes.delete(write));
+    }
     if (this.#built) this.#rebuildAndNotify();
   }
 
@@ -249,10 +256,11 @@ export function createUpstreamManager(options: UpstreamManagerOptions): Upstream
 }
 
 /**
- * Connects every upstream (in parallel, each under the connect timeout), lists their tools and
- * stops them again: for tools that inspect a config's catalog. Failed upstreams are reported in
- * `states`, not thrown.
- * @param options - as for {@link createUpstreamManager}; pass a `cache` to read and refresh manifests
+ * Lists the tools of every upstream of a config, then stops them: for tools that inspect a
+ * config's catalog. Upstreams are connected in parallel, each under the connect timeout; with a
+ * `cache`, an upstream with a cached manifest is read from it and not started, and the others'
+ * manifests are written to it. Failed upstreams are reported in `states`, not thrown.
+ * @param options - as for {@link createUpstreamManager}
  */
 export async function listUpstreamTools(
   options: UpstreamManagerOptions,
