@@ -77,6 +77,17 @@ describe('serveGatewayHttp', () => {
     await client.close();
   });
 
+  it('serves a client that negotiates the protocol era on the 2025 era', async () => {
+    const client = new Client(
+      { name: 't', version: '1' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(http.url));
+    expect(client.getProtocolEra()).toBe('legacy');
+    expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
+    await client.close();
+  });
+
   it('refuses a foreign Origin and a foreign Host (DNS rebinding) before any session exists', async () => {
     const sessions = http.sessionCount;
     expect((await post(http.url, { origin: 'http://evil.example' })).status).toBe(403);
