@@ -24,7 +24,9 @@ export interface HttpUpstreamConfig {
    * @default 'http'
    */
   type?: 'http' | 'streamable-http' | 'sse';
+  /** Only upstream tools whose own name matches one of these globs (`*` = any characters) are exposed. */
   allowTools?: string[];
+  /** Upstream tools whose own name matches one of these globs are never exposed nor called. */
   denyTools?: string[];
 }
 
@@ -71,7 +73,9 @@ export interface ToolSearchConfig {
 
 /** The gateway's configuration file: the `mcpServers` object MCP clients already use, plus `toolSearch`. */
 export interface GatewayConfig {
+  /** The upstream servers by name; the name becomes the prefix of their exposed tool names. */
   mcpServers: Record<string, UpstreamConfig>;
+  /** Search options and the expose mode. */
   toolSearch?: ToolSearchConfig;
 }
 

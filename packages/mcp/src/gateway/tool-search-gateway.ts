@@ -56,6 +56,7 @@ const MAX_ECHOED_NAME = 140;
  * session is its own thread of the core engine. All search and state logic is the core's.
  */
 export class ToolSearchGateway {
+  /** The upstream side: connections, manifests, calls. */
   readonly upstreams: UpstreamManager;
   /** How loaded tools reach the client. */
   readonly expose: ExposeMode;

@@ -22,7 +22,9 @@ export function toExposedName(server: string, tool: string): string {
 
 /** An upstream tool to name. */
 export interface NamedToolRef {
+  /** The server's name in `mcpServers`. */
   server: string;
+  /** The tool's own name on that server. */
   tool: string;
 }
 

@@ -49,12 +49,14 @@ export interface UpstreamManagerOptions {
 
 /** One upstream's state, for logs and status pages. */
 export interface UpstreamState {
+  /** The server's name in `mcpServers`. */
   server: string;
   status: UpstreamStatus;
   /** Tools known for it (from the cache or the live server), after `allowTools` / `denyTools`. */
   toolCount: number;
   /** Whether its tools came from the manifest cache and it has not been started yet. */
   fromCache: boolean;
+  /** Why it last failed. */
   error?: string;
 }
 
