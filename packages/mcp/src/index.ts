@@ -13,6 +13,8 @@ export { isHttpUpstream } from './config/gateway-config';
 export { isToolAllowed, matchesGlob } from './config/glob';
 export type { ParsedGatewayConfig, ParseGatewayConfigOptions } from './config/parse-gateway-config';
 export { loadGatewayConfig, parseGatewayConfig } from './config/parse-gateway-config';
+export type { CreateGatewayFromConfigOptions } from './gateway/create-gateway-from-config';
+export { createGatewayFromConfig } from './gateway/create-gateway-from-config';
 export { CALL_TOOL_NAME } from './gateway/gateway-tool-definitions';
 export type { GatewayHttpServer, ServeGatewayHttpOptions } from './gateway/serve-http';
 export { DEFAULT_MAX_HTTP_SESSIONS, isLoopbackHost, serveGatewayHttp } from './gateway/serve-http';

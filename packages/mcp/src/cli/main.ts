@@ -3,11 +3,10 @@ import { parseArgs } from 'node:util';
 import { GatewayConfigError } from '../config/config-error';
 import type { ExposeMode } from '../config/gateway-config';
 import { loadGatewayConfig } from '../config/parse-gateway-config';
+import { createGatewayFromConfig } from '../gateway/create-gateway-from-config';
 import { isLoopbackHost, serveGatewayHttp } from '../gateway/serve-http';
 import { serveGatewayStdio } from '../gateway/serve-stdio';
-import { createToolSearchGateway } from '../gateway/tool-search-gateway';
 import { createManifestCache, defaultCacheDir } from '../upstream/manifest-cache';
-import { createUpstreamManager } from '../upstream/upstream-manager';
 import { packageVersion } from './package-version';
 
 /** The environment variable the HTTP bearer token is read from, unless `--token-env` names another. */
@@ -97,28 +96,25 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
     return 1;
   }
 
-  const upstreams = createUpstreamManager({
-    servers: loaded.config.mcpServers,
-    cache: values['no-cache']
-      ? undefined
-      : createManifestCache(values.cache ?? defaultCacheDir(env)),
-    ...(values['connect-timeout'] !== undefined && {
-      connectTimeout: Number(values['connect-timeout']),
-    }),
-    ...(values['call-timeout'] !== undefined && { callTimeout: Number(values['call-timeout']) }),
-    clientInfo: { name: 'tool-search-mcp', version: packageVersion() },
-    log,
-  });
-  const toolSearch = {
-    ...loaded.config.toolSearch,
-    ...(values.expose !== undefined && { expose: values.expose as ExposeMode }),
-  };
-  const gateway = createToolSearchGateway({
-    upstreams,
-    toolSearch,
-    serverInfo: { name: 'tool-search-mcp', version: packageVersion() },
-    log,
-  });
+  const info = { name: 'tool-search-mcp', version: packageVersion() };
+  const gateway = createGatewayFromConfig(
+    {
+      mcpServers: loaded.config.mcpServers,
+      toolSearch: {
+        ...loaded.config.toolSearch,
+        ...(values.expose !== undefined && { expose: values.expose as ExposeMode }),
+      },
+    },
+    {
+      cache: values['no-cache'] ? false : createManifestCache(values.cache ?? defaultCacheDir(env)),
+      ...(values['connect-timeout'] !== undefined && {
+        connectTimeout: Number(values['connect-timeout']),
+      }),
+      ...(values['call-timeout'] !== undefined && { callTimeout: Number(values['call-timeout']) }),
+      serverInfo: info,
+      log,
+    },
+  );
   const stopped = stopSignal(context.signal);
   try {
     if (values.port === undefined) {
