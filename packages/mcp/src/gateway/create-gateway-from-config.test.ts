@@ -17,7 +17,7 @@ describe('createGatewayFromConfig', () => {
     await client.connect(clientSide);
     try {
       expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool', 'call_tool']);
-      const search = await callTool(client, 'search_tools', { query: 'echo arguments' });
+      const search = await callTool(client, 'search_tools', { query: 'answer tool server' });
       expect((search.structuredContent as { results: unknown[] }).results).toHaveLength(2);
       await callTool(client, 'load_tool', { toolName: 'local__echo' });
       const echoed = await callTool(client, 'call_tool', {
