@@ -33,10 +33,14 @@ async function starts(file: string): Promise<string[]> {
   }
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+async function waitFor(
+  check: () => Promise<boolean>,
+  what: string,
+  { attempts, delay } = { attempts: 100, delay: 50 },
+): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
     if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
   throw new Error(`gave up waiting for ${what}`);
 }
@@ -52,23 +56,32 @@ describe('upstream faults', () => {
         badList: fixture(['--mode', 'bad-list']),
         missing: { command: '/nonexistent/program' },
       },
-      upstream: { connectTimeout: 10_000 },
+      upstream: { connectTimeout: 5_000 },
     });
     try {
       // Read before any request: a search also retries failed upstreams in the background.
       const states = Object.fromEntries(
         gateway.gateway.upstreams.states().map((state) => [state.server, state]),
       );
-      expect(states.good).toMatchObject({ status: 'ready', toolCount: 5 });
       for (const server of ['crashes', 'hangs', 'garbage', 'badList', 'missing']) {
         expect(states[server]).toMatchObject({ status: 'failed', toolCount: 0 });
         expect(gateway.logs.some((line) => line.startsWith(`${server}: `))).toBe(true);
       }
-      expect(states.hangs?.error).toMatch(/10000 ms/);
+      expect(states.hangs?.error).toMatch(/did not start within 5000 ms/);
+      expect(states.garbage?.error).toMatch(/did not start within 5000 ms/);
+      // On a busy machine a quick failure can still be overtaken by the timeout.
+      expect(states.badList?.error).toMatch(/Invalid result for tools\/list|did not start/);
+      expect(states.missing?.error).toMatch(/ENOENT/);
       const client = await gateway.connect();
       expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
+      // The good upstream is up (on a very busy machine, after the retry a search triggers).
+      await waitFor(
+        async () =>
+          (await search(client, 'echo the arguments', 50)).some((hit) => hit.name === 'good__echo'),
+        'the good upstream to be searchable',
+        { attempts: 100, delay: 200 },
+      );
       const found = await search(client, 'echo the arguments', 50);
-      expect(found.map((hit) => hit.name)).toContain('good__echo');
       expect(found.every((hit) => hit.name.startsWith('good__'))).toBe(true);
       await callTool(client, 'load_tool', { toolName: 'good__echo' });
       expect(textOf(await callTool(client, 'good__echo', { ok: 1 }))).toBe('{"ok":1}');
