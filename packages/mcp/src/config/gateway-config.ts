@@ -11,6 +11,8 @@ export interface StdioUpstreamConfig {
   allowTools?: string[];
   /** Upstream tools whose own name matches one of these globs are never exposed nor called. */
   denyTools?: string[];
+  /** This server's start timeout in ms, instead of the gateway's `--connect-timeout`. */
+  connectTimeout?: number;
 }
 
 /** An upstream MCP server reached over HTTP. */
@@ -28,6 +30,8 @@ export interface HttpUpstreamConfig {
   allowTools?: string[];
   /** Upstream tools whose own name matches one of these globs are never exposed nor called. */
   denyTools?: string[];
+  /** This server's connect timeout in ms, instead of the gateway's `--connect-timeout`. */
+  connectTimeout?: number;
 }
 
 /** One entry of `mcpServers`. */

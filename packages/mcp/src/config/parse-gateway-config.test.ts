@@ -22,7 +22,12 @@ describe('parseGatewayConfig', () => {
         mcpServers: {
           memory: { command: 'npx', args: ['-y', 'server-memory'], env: { A: '1' }, cwd: 'sub' },
           remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } },
-          files: { command: 'node', denyTools: ['write_*'], allowTools: ['*'] },
+          files: {
+            command: 'node',
+            denyTools: ['write_*'],
+            allowTools: ['*'],
+            connectTimeout: 30000,
+          },
         },
         toolSearch: {
           topK: 3,
@@ -51,6 +56,7 @@ describe('parseGatewayConfig', () => {
       command: 'node',
       denyTools: ['write_*'],
       allowTools: ['*'],
+      connectTimeout: 30000,
     });
     expect(config.toolSearch).toEqual({
       topK: 3,
@@ -80,6 +86,11 @@ describe('parseGatewayConfig', () => {
     [{ mcpServers: { a: { url: 'ftp://h/x' } } }, '$.mcpServers.a.url', 'http'],
     [{ mcpServers: { a: { command: 'x', denyTools: 'w*' } } }, '$.mcpServers.a.denyTools', 'array'],
     [{ mcpServers: {}, toolSearch: { topK: 0 } }, '$.toolSearch.topK', 'integer >= 1'],
+    [
+      { mcpServers: { a: { url: 'http://h/mcp', connectTimeout: -1 } } },
+      '$.mcpServers.a.connectTimeout',
+      'integer',
+    ],
     [{ mcpServers: {}, toolSearch: { expose: 'list' } }, '$.toolSearch.expose', '"proxy"'],
     [{ mcpServers: {}, toolSearch: { autoLoad: 'yes' } }, '$.toolSearch.autoLoad', 'true or false'],
     [{ mcpServers: { '': { command: 'x' } } }, '$.mcpServers[""]', 'empty'],

@@ -37,8 +37,17 @@ const CLIENT_ONLY_KEYS = new Set([
   'description',
   'transport',
 ]);
-const STDIO_KEYS = new Set(['command', 'args', 'env', 'cwd', 'type', 'allowTools', 'denyTools']);
-const HTTP_KEYS = new Set(['url', 'headers', 'type', 'allowTools', 'denyTools']);
+const STDIO_KEYS = new Set([
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'type',
+  'allowTools',
+  'denyTools',
+  'connectTimeout',
+]);
+const HTTP_KEYS = new Set(['url', 'headers', 'type', 'allowTools', 'denyTools', 'connectTimeout']);
 const TOOL_SEARCH_KEYS = new Set([
   'topK',
   'minScore',
@@ -136,6 +145,9 @@ function readUpstream(
     }),
     ...(entry.denyTools !== undefined && {
       denyTools: reader.strings(entry.denyTools, childPath(path, 'denyTools')),
+    }),
+    ...(entry.connectTimeout !== undefined && {
+      connectTimeout: reader.integer(entry.connectTimeout, childPath(path, 'connectTimeout'), 1),
     }),
   };
   if (hasCommand) {

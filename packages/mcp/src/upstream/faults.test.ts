@@ -49,39 +49,35 @@ describe('upstream faults', () => {
   it('starts with broken upstreams among good ones and names each failure in the log', async () => {
     const gateway = await startHttpGateway({
       servers: {
-        good: fixture(),
+        // A generous timeout of its own: the good server must come up however busy the machine is,
+        // while the broken ones fail by theirs.
+        good: fixture([], { connectTimeout: 60_000 }),
         crashes: fixture(['--mode', 'crash-on-start']),
         hangs: fixture(['--mode', 'hang-on-start']),
         garbage: fixture(['--mode', 'garbage']),
-        badList: fixture(['--mode', 'bad-list']),
+        badList: fixture(['--mode', 'bad-list'], { connectTimeout: 60_000 }),
         missing: { command: '/nonexistent/program' },
       },
-      upstream: { connectTimeout: 5_000 },
+      upstream: { connectTimeout: 3_000 },
     });
     try {
       // Read before any request: a search also retries failed upstreams in the background.
       const states = Object.fromEntries(
         gateway.gateway.upstreams.states().map((state) => [state.server, state]),
       );
+      expect(states.good).toMatchObject({ status: 'ready', toolCount: 5 });
       for (const server of ['crashes', 'hangs', 'garbage', 'badList', 'missing']) {
         expect(states[server]).toMatchObject({ status: 'failed', toolCount: 0 });
         expect(gateway.logs.some((line) => line.startsWith(`${server}: `))).toBe(true);
       }
-      expect(states.hangs?.error).toMatch(/did not start within 5000 ms/);
-      expect(states.garbage?.error).toMatch(/did not start within 5000 ms/);
-      // On a busy machine a quick failure can still be overtaken by the timeout.
-      expect(states.badList?.error).toMatch(/Invalid result for tools\/list|did not start/);
+      expect(states.hangs?.error).toMatch(/did not start within 3000 ms/);
+      expect(states.garbage?.error).toMatch(/did not start within 3000 ms/);
+      expect(states.badList?.error).toMatch(/Invalid result for tools\/list/);
       expect(states.missing?.error).toMatch(/ENOENT/);
       const client = await gateway.connect();
       expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
-      // The good upstream is up (on a very busy machine, after the retry a search triggers).
-      await waitFor(
-        async () =>
-          (await search(client, 'echo the arguments', 50)).some((hit) => hit.name === 'good__echo'),
-        'the good upstream to be searchable',
-        { attempts: 100, delay: 200 },
-      );
       const found = await search(client, 'echo the arguments', 50);
+      expect(found.map((hit) => hit.name)).toContain('good__echo');
       expect(found.every((hit) => hit.name.startsWith('good__'))).toBe(true);
       await callTool(client, 'load_tool', { toolName: 'good__echo' });
       expect(textOf(await callTool(client, 'good__echo', { ok: 1 }))).toBe('{"ok":1}');

@@ -95,7 +95,8 @@ export class UpstreamManager {
         new UpstreamConnection({
           name,
           config,
-          connectTimeout: options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT,
+          connectTimeout:
+            config.connectTimeout ?? options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT,
           callTimeout: options.callTimeout ?? DEFAULT_CALL_TIMEOUT,
           restartBackoff,
           clientInfo: options.clientInfo ?? { name: 'tool-search-mcp', version: '0.0.0' },
