@@ -1,0 +1,211 @@
+import type { Readable, Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { GatewayConfigError } from '../config/config-error';
+import type { ExposeMode } from '../config/gateway-config';
+import { loadGatewayConfig } from '../config/parse-gateway-config';
+import { createGatewayFromConfig } from '../gateway/create-gateway-from-config';
+import { isLoopbackHost, serveGatewayHttp } from '../gateway/serve-http';
+import { serveGatewayStdio } from '../gateway/serve-stdio';
+import { createManifestCache, defaultCacheDir } from '../upstream/manifest-cache';
+import { packageVersion } from './package-version';
+
+/** The environment variable the HTTP bearer token is read from, unless `--token-env` names another. */
+export const DEFAULT_TOKEN_ENV = 'TOOL_SEARCH_MCP_TOKEN';
+
+/** What {@link main} reads and writes instead of the process's own streams, for embedding and tests. */
+export interface MainContext {
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Logs, warnings and errors; never MCP messages. */
+  stderr?: Writable;
+  env?: NodeJS.ProcessEnv;
+  /** Stops a running gateway (as SIGINT or SIGTERM do). */
+  signal?: AbortSignal;
+}
+
+const USAGE = `Usage: tool-search-mcp --config FILE [options]
+
+Serves tool search (search_tools, load_tool) over the MCP servers of FILE, an "mcpServers" config.
+
+Options:
+  --config FILE          the config (required): { "mcpServers": {...}, "toolSearch": {...} }
+  --cache DIR            where upstream tool lists are cached (default: $XDG_CACHE_HOME/tool-search-mcp
+                         or ~/.cache/tool-search-mcp)
+  --no-cache             start every upstream at once and keep no tool lists
+  --expose tools|proxy   tools: loaded tools join tools/list (default); proxy: call them through call_tool
+  --port N               serve Streamable HTTP at http://127.0.0.1:N/mcp instead of stdio
+  --host HOST            listen on HOST (beyond loopback needs a token)
+  --token-env NAME       the variable holding the bearer token for HTTP (default: ${DEFAULT_TOKEN_ENV})
+  --allow-origin HOST    also accept browser requests from this origin hostname (repeatable)
+  --connect-timeout MS   per-upstream start timeout (default: 10000)
+  --call-timeout MS      per-call timeout (default: 60000)
+  --help, --version`;
+
+/**
+ * The `tool-search-mcp` command: loads the config, starts the gateway on stdio or HTTP, and
+ * resolves with the exit code when the client disconnects (stdio) or the process is told to stop.
+ * @param argv - the arguments after the program name
+ * @param context - streams, environment and a stop signal instead of the process's
+ * @returns the exit code: 0 after a clean stop, 1 for a bad config or start failure, 2 for bad arguments
+ * @example
+ * process.exitCode = await main(process.argv.slice(2));
+ */
+export async function main(argv: readonly string[], context: MainContext = {}): Promise<number> {
+  const stderr = context.stderr ?? process.stderr;
+  const stdout = context.stdout ?? process.stdout;
+  const env = context.env ?? process.env;
+  const log = (message: string) => stderr.write(`[tool-search-mcp] ${message}\n`);
+  let values: ReturnType<typeof parse>;
+  try {
+    values = parse(argv);
+  } catch (error) {
+    stderr.write(`tool-search-mcp: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  // Asked-for output goes to stdout: no MCP session runs when these flags are given.
+  if (values.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (values.version) {
+    stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const problem = checkArguments(values);
+  if (problem) {
+    stderr.write(`tool-search-mcp: ${problem}\n\n${USAGE}\n`);
+    return 2;
+  }
+  let loaded: Awaited<ReturnType<typeof loadGatewayConfig>>;
+  try {
+    loaded = await loadGatewayConfig(values.config!);
+  } catch (error) {
+    if (!(error instanceof GatewayConfigError)) throw error;
+    stderr.write(`tool-search-mcp: invalid config: ${error.message}\n`);
+    return 1;
+  }
+  for (const warning of loaded.warnings) log(`warning: ${warning}`);
+
+  const host = values.host ?? '127.0.0.1';
+  const tokenEnv = values['token-env'] ?? DEFAULT_TOKEN_ENV;
+  const token = env[tokenEnv] || undefined;
+  if (values.port !== undefined && !isLoopbackHost(host) && !token) {
+    stderr.write(
+      `tool-search-mcp: listening on ${host} (beyond loopback) needs a bearer token in $${tokenEnv}\n`,
+    );
+    return 1;
+  }
+
+  const info = { name: 'tool-search-mcp', version: packageVersion() };
+  const gateway = createGatewayFromConfig(
+    {
+      mcpServers: loaded.config.mcpServers,
+      toolSearch: {
+        ...loaded.config.toolSearch,
+        ...(values.expose !== undefined && { expose: values.expose as ExposeMode }),
+      },
+    },
+    {
+      cache: values['no-cache'] ? false : createManifestCache(values.cache ?? defaultCacheDir(env)),
+      ...(values['connect-timeout'] !== undefined && {
+        connectTimeout: Number(values['connect-timeout']),
+      }),
+      ...(values['call-timeout'] !== undefined && { callTimeout: Number(values['call-timeout']) }),
+      serverInfo: info,
+      log,
+    },
+  );
+  const stopped = stopSignal(context.signal);
+  try {
+    if (values.port === undefined) {
+      const { closed } = await serveGatewayStdio(gateway, {
+        ...(context.stdin && { stdin: context.stdin }),
+        ...(context.stdout && { stdout: context.stdout }),
+      });
+      await Promise.race([closed, stopped.promise]);
+      return 0;
+    }
+    const http = await serveGatewayHttp(gateway, {
+      port: Number(values.port),
+      host,
+      token,
+      allowedOrigins: values['allow-origin'] ?? [],
+    });
+    log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
+    await stopped.promise;
+    await http.close();
+    return 0;
+  } catch (error) {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    stopped.dispose();
+    await gateway.close();
+  }
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      config: { type: 'string' },
+      cache: { type: 'string' },
+      'no-cache': { type: 'boolean' },
+      expose: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'token-env': { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      'connect-timeout': { type: 'string' },
+      'call-timeout': { type: 'string' },
+      help: { type: 'boolean' },
+      version: { type: 'boolean' },
+    },
+  }).values;
+}
+
+function checkArguments(values: ReturnType<typeof parse>): string | undefined {
+  if (!values.config) return '--config FILE is required';
+  if (values.expose !== undefined && values.expose !== 'tools' && values.expose !== 'proxy')
+    return `--expose must be "tools" or "proxy", got "${values.expose}"`;
+  if (values.port !== undefined && !isPort(values.port))
+    return `--port must be an integer from 0 to 65535, got "${values.port}"`;
+  if (values.host !== undefined && values.port === undefined) return '--host needs --port';
+  for (const flag of ['connect-timeout', 'call-timeout'] as const) {
+    const value = values[flag];
+    if (value !== undefined && !(Number.isInteger(Number(value)) && Number(value) > 0))
+      return `--${flag} must be a positive number of milliseconds, got "${value}"`;
+  }
+  return undefined;
+}
+
+function isPort(value: string): boolean {
+  const port = Number(value);
+  return /^\d+$/.test(value) && port >= 0 && port <= 65_535;
+}
+
+/** Resolves on SIGINT, SIGTERM or the caller's abort signal. */
+function stopSignal(signal: AbortSignal | undefined): {
+  promise: Promise<void>;
+  dispose: () => void;
+} {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  const stop = () => resolve();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  signal?.addEventListener('abort', stop, { once: true });
+  if (signal?.aborted) stop();
+  return {
+    promise,
+    dispose: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      signal?.removeEventListener('abort', stop);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/** An upstream MCP server started as a child process and spoken to over stdio. */
+export interface StdioUpstreamConfig {
+  /** The program to run, e.g. `npx` or `node`. */
+  command: string;
+  args?: string[];
+  /** Added to the environment the child inherits (PATH, HOME...). */
+  env?: Record<string, string>;
+  /** Working directory of the child; relative paths are read from the config file's folder. */
+  cwd?: string;
+  /** Only upstream tools whose own name matches one of these globs (`*` = any characters) are exposed. */
+  allowTools?: string[];
+  /** Upstream tools whose own name matches one of these globs are never exposed nor called. */
+  denyTools?: string[];
+  /** This server's start timeout in ms, instead of the gateway's `--connect-timeout`. */
+  connectTimeout?: number;
+}
+
+/** An upstream MCP server reached over HTTP. */
+export interface HttpUpstreamConfig {
+  /** The server's MCP endpoint, e.g. `https://example.com/mcp`. */
+  url: string;
+  /** Sent with every request, e.g. `{ "Authorization": "Bearer ..." }`. */
+  headers?: Record<string, string>;
+  /**
+   * `'sse'` for a server that only speaks the old HTTP+SSE transport; anything else is Streamable HTTP.
+   * @default 'http'
+   */
+  type?: 'http' | 'streamable-http' | 'sse';
+  /** Only upstream tools whose own name matches one of these globs (`*` = any characters) are exposed. */
+  allowTools?: string[];
+  /** Upstream tools whose own name matches one of these globs are never exposed nor called. */
+  denyTools?: string[];
+  /** This server's connect timeout in ms, instead of the gateway's `--connect-timeout`. */
+  connectTimeout?: number;
+}
+
+/** One entry of `mcpServers`. */
+export type UpstreamConfig = StdioUpstreamConfig | HttpUpstreamConfig;
+
+/** How upstream tools reach the client once loaded. */
+export type ExposeMode = 'tools' | 'proxy';
+
+/** The `toolSearch` object of the config: the engine's options and the gateway's mode. */
+export interface ToolSearchConfig {
+  /**
+   * Results per search.
+   * @default 5
+   */
+  topK?: number;
+  /**
+   * Results scoring at or below this are dropped.
+   * @default 0
+   */
+  minScore?: number;
+  /**
+   * `search_tools` also loads what it finds; `load_tool` is not offered.
+   * @default false
+   */
+  autoLoad?: boolean;
+  /** Exposed names (`<server>__<tool>`) that are always listed, without search or load. */
+  alwaysLoaded?: string[];
+  /** Loaded tools kept per session at most; the least recently used one is unloaded. */
+  maxLoadedTools?: number;
+  /**
+   * Offer `unload_tool`.
+   * @default false
+   */
+  unloadTool?: boolean;
+  /**
+   * `'tools'`: loaded tools are added to `tools/list` (the client must honour
+   * `notifications/tools/list_changed`). `'proxy'`: the list never changes and loaded tools are
+   * called through a `call_tool` meta-tool, for clients that ignore list changes.
+   * @default 'tools'
+   */
+  expose?: ExposeMode;
+}
+
+/** The gateway's configuration file: the `mcpServers` object MCP clients already use, plus `toolSearch`. */
+export interface GatewayConfig {
+  /** The upstream servers by name; the name becomes the prefix of their exposed tool names. */
+  mcpServers: Record<string, UpstreamConfig>;
+  /** Search options and the expose mode. */
+  toolSearch?: ToolSearchConfig;
+}
+
+/** Whether an upstream entry is reached over HTTP. */
+export function isHttpUpstream(config: UpstreamConfig): config is HttpUpstreamConfig {
+  return 'url' in config && typeof config.url === 'string';
+}

@@ -1,0 +1,304 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { childPath, GatewayConfigError } from './config-error';
+import type {
+  ExposeMode,
+  GatewayConfig,
+  HttpUpstreamConfig,
+  StdioUpstreamConfig,
+  ToolSearchConfig,
+  UpstreamConfig,
+} from './gateway-config';
+
+/** A config that passed validation, with the warnings (unknown keys) found on the way. */
+export interface ParsedGatewayConfig {
+  config: GatewayConfig;
+  /** One line per ignored key, naming the file and the JSON path. */
+  warnings: string[];
+}
+
+/** Options of {@link parseGatewayConfig}. */
+export interface ParseGatewayConfigOptions {
+  /**
+   * Names the source in errors and warnings.
+   * @default 'config'
+   */
+  file?: string;
+  /** Folder that relative `cwd` values are resolved against; without it they are kept as given. */
+  baseDir?: string;
+}
+
+/** Keys MCP clients write into `mcpServers` entries that mean nothing to the gateway: accepted silently. */
+const CLIENT_ONLY_KEYS = new Set([
+  'disabled',
+  'autoApprove',
+  'alwaysAllow',
+  'timeout',
+  'description',
+  'transport',
+]);
+const STDIO_KEYS = new Set([
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'type',
+  'allowTools',
+  'denyTools',
+  'connectTimeout',
+]);
+const HTTP_KEYS = new Set(['url', 'headers', 'type', 'allowTools', 'denyTools', 'connectTimeout']);
+const TOOL_SEARCH_KEYS = new Set([
+  'topK',
+  'minScore',
+  'autoLoad',
+  'alwaysLoaded',
+  'maxLoadedTools',
+  'unloadTool',
+  'expose',
+]);
+const EXPOSE_MODES: readonly ExposeMode[] = ['tools', 'proxy'];
+
+/**
+ * Validates a gateway config object (the parsed JSON of a config file).
+ * @param value - the parsed JSON
+ * @param options - the file name for messages, the folder for relative `cwd`
+ * @returns the typed config and warnings for unknown keys
+ * @throws {GatewayConfigError} naming the JSON path of the first problem
+ * @example
+ * const { config, warnings } = parseGatewayConfig(JSON.parse(text), { file: 'gateway.json' });
+ */
+export function parseGatewayConfig(
+  value: unknown,
+  options: ParseGatewayConfigOptions = {},
+): ParsedGatewayConfig {
+  const reader = new ConfigReader(options.file ?? 'config');
+  const root = reader.object(value, '$');
+  reader.unknownKeys(root, '$', new Set(['mcpServers', 'toolSearch']));
+  const serversValue = root.mcpServers;
+  if (serversValue === undefined) reader.fail('$', 'needs an "mcpServers" object');
+  const servers = reader.object(serversValue, '$.mcpServers');
+  const mcpServers: Record<string, UpstreamConfig> = {};
+  for (const [name, entry] of Object.entries(servers)) {
+    const path = childPath('$.mcpServers', name);
+    if (name.trim() === '') reader.fail(path, 'a server name must not be empty');
+    const upstream = readUpstream(reader, entry, path, options.baseDir);
+    if (upstream) Object.defineProperty(mcpServers, name, { value: upstream, enumerable: true });
+  }
+  const config: GatewayConfig = { mcpServers };
+  if (root.toolSearch !== undefined)
+    config.toolSearch = readToolSearch(reader, root.toolSearch, '$.toolSearch');
+  return { config, warnings: reader.warnings };
+}
+
+/**
+ * Reads and validates a gateway config file. Relative `cwd` values are taken from the file's folder.
+ * @param file - path of a JSON file with `mcpServers` (and optionally `toolSearch`)
+ * @throws {GatewayConfigError} when the file cannot be read, is not JSON, or is not a valid config
+ * @example
+ * const { config, warnings } = await loadGatewayConfig('gateway.json');
+ */
+export async function loadGatewayConfig(file: string): Promise<ParsedGatewayConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new GatewayConfigError({
+      file,
+      path: '$',
+      problem: `cannot be read (${reason})`,
+      cause: error,
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new GatewayConfigError({
+      file,
+      path: '$',
+      problem: `is not valid JSON: ${detail}`,
+      cause: error,
+    });
+  }
+  return parseGatewayConfig(value, { file, baseDir: dirname(resolve(file)) });
+}
+
+function readUpstream(
+  reader: ConfigReader,
+  value: unknown,
+  path: string,
+  baseDir: string | undefined,
+): UpstreamConfig | undefined {
+  const entry = reader.object(value, path);
+  if (entry.disabled === true) return undefined;
+  const hasCommand = entry.command !== undefined;
+  const hasUrl = entry.url !== undefined;
+  if (hasCommand === hasUrl) {
+    reader.fail(path, 'needs either "command" (a program to start) or "url" (an HTTP endpoint)');
+  }
+  const rules = {
+    ...(entry.allowTools !== undefined && {
+      allowTools: reader.strings(entry.allowTools, childPath(path, 'allowTools')),
+    }),
+    ...(entry.denyTools !== undefined && {
+      denyTools: reader.strings(entry.denyTools, childPath(path, 'denyTools')),
+    }),
+    ...(entry.connectTimeout !== undefined && {
+      connectTimeout: reader.integer(entry.connectTimeout, childPath(path, 'connectTimeout'), 1),
+    }),
+  };
+  if (hasCommand) {
+    reader.unknownKeys(entry, path, STDIO_KEYS, CLIENT_ONLY_KEYS);
+    if (entry.type !== undefined && entry.type !== 'stdio') {
+      reader.fail(childPath(path, 'type'), `must be "stdio" for an entry with "command"`);
+    }
+    const upstream: StdioUpstreamConfig = {
+      command: reader.nonEmptyString(entry.command, childPath(path, 'command')),
+      ...rules,
+    };
+    if (entry.args !== undefined)
+      upstream.args = reader.strings(entry.args, childPath(path, 'args'));
+    if (entry.env !== undefined)
+      upstream.env = reader.stringRecord(entry.env, childPath(path, 'env'));
+    if (entry.cwd !== undefined) {
+      const cwd = reader.nonEmptyString(entry.cwd, childPath(path, 'cwd'));
+      upstream.cwd = baseDir !== undefined && !isAbsolute(cwd) ? resolve(baseDir, cwd) : cwd;
+    }
+    return upstream;
+  }
+  reader.unknownKeys(entry, path, HTTP_KEYS, CLIENT_ONLY_KEYS);
+  const url = reader.nonEmptyString(entry.url, childPath(path, 'url'));
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    reader.fail(childPath(path, 'url'), `is not a URL: ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    reader.fail(childPath(path, 'url'), 'must be an http: or https: URL');
+  }
+  const upstream: HttpUpstreamConfig = { url, ...rules };
+  if (entry.headers !== undefined)
+    upstream.headers = reader.stringRecord(entry.headers, childPath(path, 'headers'));
+  if (entry.type !== undefined) {
+    if (entry.type !== 'http' && entry.type !== 'streamable-http' && entry.type !== 'sse') {
+      reader.fail(
+        childPath(path, 'type'),
+        'must be "http", "streamable-http" or "sse" for an entry with "url"',
+      );
+    }
+    upstream.type = entry.type;
+  }
+  return upstream;
+}
+
+function readToolSearch(reader: ConfigReader, value: unknown, path: string): ToolSearchConfig {
+  const entry = reader.object(value, path);
+  reader.unknownKeys(entry, path, TOOL_SEARCH_KEYS);
+  const config: ToolSearchConfig = {};
+  if (entry.topK !== undefined)
+    config.topK = reader.integer(entry.topK, childPath(path, 'topK'), 1);
+  if (entry.minScore !== undefined) {
+    if (typeof entry.minScore !== 'number' || !Number.isFinite(entry.minScore))
+      reader.fail(childPath(path, 'minScore'), 'must be a number');
+    config.minScore = entry.minScore;
+  }
+  if (entry.autoLoad !== undefined)
+    config.autoLoad = reader.boolean(entry.autoLoad, childPath(path, 'autoLoad'));
+  if (entry.unloadTool !== undefined)
+    config.unloadTool = reader.boolean(entry.unloadTool, childPath(path, 'unloadTool'));
+  if (entry.alwaysLoaded !== undefined)
+    config.alwaysLoaded = reader.strings(entry.alwaysLoaded, childPath(path, 'alwaysLoaded'));
+  if (entry.maxLoadedTools !== undefined)
+    config.maxLoadedTools = reader.integer(
+      entry.maxLoadedTools,
+      childPath(path, 'maxLoadedTools'),
+      1,
+    );
+  if (entry.expose !== undefined) {
+    if (!EXPOSE_MODES.includes(entry.expose as ExposeMode))
+      reader.fail(childPath(path, 'expose'), 'must be "tools" or "proxy"');
+    config.expose = entry.expose as ExposeMode;
+  }
+  return config;
+}
+
+/** Type checks that throw a {@link GatewayConfigError} at a JSON path, and collect warnings. */
+class ConfigReader {
+  readonly warnings: string[] = [];
+  readonly #file: string;
+
+  constructor(file: string) {
+    this.#file = file;
+  }
+
+  fail(path: string, problem: string): never {
+    throw new GatewayConfigError({ file: this.#file, path, problem });
+  }
+
+  object(value: unknown, path: string): Record<string, unknown> {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      this.fail(path, `must be an object, got ${describe(value)}`);
+    return value as Record<string, unknown>;
+  }
+
+  nonEmptyString(value: unknown, path: string): string {
+    if (typeof value !== 'string' || value.trim() === '')
+      this.fail(path, `must be a non-empty string, got ${describe(value)}`);
+    return value;
+  }
+
+  strings(value: unknown, path: string): string[] {
+    if (!Array.isArray(value))
+      this.fail(path, `must be an array of strings, got ${describe(value)}`);
+    value.forEach((item, position) => {
+      if (typeof item !== 'string')
+        this.fail(childPath(path, position), `must be a string, got ${describe(item)}`);
+    });
+    return [...(value as string[])];
+  }
+
+  stringRecord(value: unknown, path: string): Record<string, string> {
+    const record: Record<string, string> = {};
+    for (const [key, item] of Object.entries(this.object(value, path))) {
+      if (typeof item !== 'string')
+        this.fail(childPath(path, key), `must be a string, got ${describe(item)}`);
+      Object.defineProperty(record, key, { value: item, enumerable: true });
+    }
+    return record;
+  }
+
+  boolean(value: unknown, path: string): boolean {
+    if (typeof value !== 'boolean')
+      this.fail(path, `must be true or false, got ${describe(value)}`);
+    return value;
+  }
+
+  integer(value: unknown, path: string, minimum: number): number {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum)
+      this.fail(path, `must be an integer >= ${minimum}, got ${describe(value)}`);
+    return value;
+  }
+
+  unknownKeys(
+    entry: Record<string, unknown>,
+    path: string,
+    known: ReadonlySet<string>,
+    tolerated: ReadonlySet<string> = new Set(),
+  ): void {
+    for (const key of Object.keys(entry)) {
+      if (known.has(key) || tolerated.has(key)) continue;
+      this.warnings.push(`${this.#file}: ${childPath(path, key)}: unknown key, ignored`);
+    }
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,61 @@
+import type { GatewayConfig } from '../config/gateway-config';
+import {
+  createManifestCache,
+  defaultCacheDir,
+  type ManifestCache,
+} from '../upstream/manifest-cache';
+import { createUpstreamManager, type UpstreamManagerOptions } from '../upstream/upstream-manager';
+import { createToolSearchGateway, type ToolSearchGateway } from './tool-search-gateway';
+
+/** Options of {@link createGatewayFromConfig}. */
+export interface CreateGatewayFromConfigOptions
+  extends Pick<UpstreamManagerOptions, 'connectTimeout' | 'callTimeout' | 'restartBackoff'> {
+  /**
+   * The manifest cache, or `false` for none (every upstream starts with the gateway).
+   * @default a cache in {@link defaultCacheDir}()
+   */
+  cache?: ManifestCache | false;
+  /**
+   * The name and version the gateway gives MCP clients and upstreams.
+   * @default { name: 'tool-search-mcp', version: '0.0.0' }
+   */
+  serverInfo?: { name: string; version: string };
+  /**
+   * Receives log lines.
+   * @default writes to stderr
+   */
+  log?: (message: string) => void;
+}
+
+/**
+ * Builds a gateway from a config object (the parsed `mcpServers` / `toolSearch` JSON): its
+ * upstream manager, manifest cache and MCP face. Serve it with `serveGatewayStdio`,
+ * `serveGatewayHttp` or `gateway.connect(transport)`.
+ * @param config - a config, e.g. from `loadGatewayConfig` or `parseGatewayConfig`
+ * @param options - cache, timeouts, backoff, server info, log
+ * @example
+ * const gateway = createGatewayFromConfig({
+ *   mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } },
+ *   toolSearch: { topK: 5 },
+ * });
+ * await serveGatewayStdio(gateway);
+ */
+export function createGatewayFromConfig(
+  config: GatewayConfig,
+  options: CreateGatewayFromConfigOptions = {},
+): ToolSearchGateway {
+  const { cache = createManifestCache(defaultCacheDir()), serverInfo, log, ...timing } = options;
+  const upstreams = createUpstreamManager({
+    servers: config.mcpServers,
+    cache: cache === false ? undefined : cache,
+    ...timing,
+    ...(serverInfo && { clientInfo: serverInfo }),
+    ...(log && { log }),
+  });
+  return createToolSearchGateway({
+    upstreams,
+    toolSearch: config.toolSearch,
+    ...(serverInfo && { serverInfo }),
+    ...(log && { log }),
+  });
+}

@@ -1,0 +1,70 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { MetaTool } from 'tool-search-core';
+import { z } from 'zod';
+
+/** The proxy meta-tool's name (`expose: 'proxy'`). */
+export const CALL_TOOL_NAME = 'call_tool';
+
+/** `call_tool`: runs a loaded tool by name, for clients that never refresh their tool list. */
+export const CALL_TOOL_DEFINITION: Tool = {
+  name: CALL_TOOL_NAME,
+  description:
+    'Call a tool you loaded with load_tool: give its exact name and its arguments, an object matching the inputSchema that load_tool returned.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', description: 'The exact name of a loaded tool' },
+      arguments: {
+        type: 'object',
+        description: "The tool's arguments",
+        additionalProperties: true,
+      },
+    },
+    required: ['name'],
+  },
+};
+
+/** What `search_tools` returns as `structuredContent`, declared so clients can rely on it. */
+const SEARCH_TOOLS_OUTPUT_SCHEMA: Tool['outputSchema'] = {
+  type: 'object',
+  properties: {
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          description: { type: 'string' },
+          score: { type: 'number' },
+        },
+        required: ['name', 'description', 'score'],
+      },
+    },
+  },
+  required: ['results'],
+};
+
+/** Sessions build their meta-tools afresh; their definitions are the same, so they are converted once. */
+const definitions = new Map<string, Tool>();
+
+/**
+ * A core meta-tool as an MCP tool definition: its zod input schema as JSON Schema (without the
+ * `$schema` line, which costs tokens on every request and tells clients nothing).
+ */
+export function toMcpDefinition(metaTool: MetaTool): Tool {
+  const key = `${metaTool.name}\u0000${metaTool.description}`;
+  let definition = definitions.get(key);
+  if (!definition) {
+    const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(metaTool.inputSchema, {
+      io: 'input',
+    }) as Record<string, unknown>;
+    definition = {
+      name: metaTool.name,
+      description: metaTool.description,
+      inputSchema: inputSchema as Tool['inputSchema'],
+      ...(metaTool.name === 'search_tools' && { outputSchema: SEARCH_TOOLS_OUTPUT_SCHEMA }),
+    };
+    definitions.set(key, definition);
+  }
+  return definition;
+}

@@ -1,0 +1,296 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  callTool,
+  type HttpGateway,
+  listToolNames,
+  listTools,
+  startHttpGateway,
+  temporaryDir,
+  textOf,
+} from '../test-utils/harness';
+import { fixture, npmServer } from '../test-utils/servers';
+
+interface SearchOutput {
+  results: { name: string; description: string; score: number }[];
+}
+
+/** Resolves on the next `notifications/tools/list_changed` the client receives. */
+function nextListChanged(client: Client): Promise<void> {
+  return new Promise((resolve) => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => resolve());
+  });
+}
+
+describe('ToolSearchGateway over the npm reference servers (Streamable HTTP)', () => {
+  let temp: Awaited<ReturnType<typeof temporaryDir>>;
+  let gateway: HttpGateway;
+  let memoryFile: string;
+
+  beforeAll(async () => {
+    temp = await temporaryDir();
+    memoryFile = join(temp.dir, 'memory.jsonl');
+    gateway = await startHttpGateway({
+      servers: {
+        memory: npmServer('memory', [], { env: { MEMORY_FILE_PATH: memoryFile } }),
+        filesystem: npmServer('filesystem', [temp.dir], {
+          denyTools: ['move_*', 'create_directory'],
+        }),
+        everything: npmServer('everything', [], { allowTools: ['echo', 'get-*'] }),
+        fixture: fixture(),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await temp.remove();
+  });
+
+  it('lists only the meta-tools before anything is loaded', async () => {
+    const client = await gateway.connect();
+    expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
+    const [search] = await listTools(client);
+    expect(search?.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { query: { type: 'string' } },
+    });
+  });
+
+  it('answers search_tools with results as structuredContent and the same JSON as text', async () => {
+    const client = await gateway.connect();
+    const result = await callTool(client, 'search_tools', {
+      query: 'create entities in the knowledge graph',
+    });
+    const output = result.structuredContent as unknown as SearchOutput;
+    expect(result.isError).toBeUndefined();
+    expect(output.results[0]?.name).toBe('memory__create_entities');
+    for (const hit of output.results) {
+      expect(Object.keys(hit).sort()).toEqual(['description', 'name', 'score']);
+      expect(hit.score).toBeGreaterThan(0);
+    }
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+  });
+
+  it('loads tools with a list_changed notification and lists them after the meta-tools in load order', async () => {
+    const client = await gateway.connect();
+    const changed = nextListChanged(client);
+    const load = await callTool(client, 'load_tool', { toolName: 'memory__read_graph' });
+    expect(load.structuredContent).toMatchObject({ success: true, toolName: 'memory__read_graph' });
+    await changed;
+    const again = nextListChanged(client);
+    await callTool(client, 'load_tool', {
+      toolNames: ['everything__echo', 'filesystem__list_directory'],
+    });
+    await again;
+    expect(await listToolNames(client)).toEqual([
+      'search_tools',
+      'load_tool',
+      'memory__read_graph',
+      'everything__echo',
+      'filesystem__list_directory',
+    ]);
+    const tools = await listTools(client);
+    const echo = tools.find((tool) => tool.name === 'everything__echo');
+    expect(echo?.inputSchema).toMatchObject({ properties: { message: { type: 'string' } } });
+  });
+
+  it('forwards arguments unchanged and returns the upstream result unchanged', async () => {
+    const client = await gateway.connect();
+    await callTool(client, 'load_tool', {
+      toolNames: [
+        'everything__echo',
+        'everything__get-structured-content',
+        'fixture__echo',
+        'fixture__fail',
+      ],
+    });
+    const echo = await callTool(client, 'everything__echo', { message: 'hello, gateway' });
+    expect(echo).toEqual({ content: [{ type: 'text', text: 'Echo: hello, gateway' }] });
+    const args = { nested: { list: [1, 'two', null], flag: true }, 'odd key': 'ü' };
+    expect(textOf(await callTool(client, 'fixture__echo', args))).toBe(JSON.stringify(args));
+    const structured = await callTool(client, 'everything__get-structured-content', {
+      location: 'New York',
+    });
+    expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
+    expect(await callTool(client, 'fixture__fail', {})).toEqual({
+      content: [{ type: 'text', text: 'upstream said no' }],
+      isError: true,
+    });
+  });
+
+  it('never executes a tool that was found but not loaded', async () => {
+    const client = await gateway.connect();
+    const search = await callTool(client, 'search_tools', { query: 'write a file' });
+    const names = (search.structuredContent as unknown as SearchOutput).results.map(
+      (hit) => hit.name,
+    );
+    expect(names).toContain('filesystem__write_file');
+    const target = join(temp.dir, 'never.txt');
+    const write = await callTool(client, 'filesystem__write_file', { path: target, content: 'x' });
+    expect(write.isError).toBe(true);
+    expect(textOf(write)).toMatch(/not loaded.*search_tools.*load_tool/);
+    expect(existsSync(target)).toBe(false);
+    const create = await callTool(client, 'memory__create_entities', {
+      entities: [{ name: 'Ghost', entityType: 'person', observations: [] }],
+    });
+    expect(create.isError).toBe(true);
+    const graph = existsSync(memoryFile) ? await readFile(memoryFile, 'utf8') : '';
+    expect(graph).not.toContain('Ghost');
+  });
+
+  it('runs a loaded tool for real: the upstream side effect happens', async () => {
+    const client = await gateway.connect();
+    await callTool(client, 'load_tool', { toolName: 'memory__create_entities' });
+    const result = await callTool(client, 'memory__create_entities', {
+      entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }],
+    });
+    expect(result.isError).toBeFalsy();
+    expect(await readFile(memoryFile, 'utf8')).toContain('"Ada"');
+  });
+
+  it('hides denied and not-allowed tools from search, load and call', async () => {
+    const client = await gateway.connect();
+    const search = await callTool(client, 'search_tools', { query: 'move rename file', limit: 50 });
+    const names = (search.structuredContent as unknown as SearchOutput).results.map(
+      (hit) => hit.name,
+    );
+    expect(names).not.toContain('filesystem__move_file');
+    expect(names.some((name) => name.startsWith('filesystem__'))).toBe(true);
+    const load = await callTool(client, 'load_tool', { toolName: 'filesystem__move_file' });
+    expect(load.isError).toBe(true);
+    expect(load.structuredContent).toMatchObject({ success: false });
+    const dir = join(temp.dir, 'denied');
+    const call = await callTool(client, 'filesystem__create_directory', { path: dir });
+    expect(call.isError).toBe(true);
+    expect(existsSync(dir)).toBe(false);
+    // everything allows only echo and get-*: its other tools are not in the catalog at all.
+    const everything = await callTool(client, 'search_tools', {
+      query: 'everything long running operation',
+    });
+    const found = (everything.structuredContent as unknown as SearchOutput).results.map(
+      (hit) => hit.name,
+    );
+    expect(found).not.toContain('everything__trigger-long-running-operation');
+  });
+
+  it('keeps each HTTP session to its own loaded tools', async () => {
+    const first = await gateway.connect();
+    const second = await gateway.connect();
+    await callTool(first, 'load_tool', { toolName: 'fixture__echo' });
+    expect(await listToolNames(first)).toContain('fixture__echo');
+    expect(await listToolNames(second)).toEqual(['search_tools', 'load_tool']);
+    const refused = await callTool(second, 'fixture__echo', { from: 'second' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/not loaded/);
+    expect(textOf(await callTool(first, 'fixture__echo', { from: 'first' }))).toBe(
+      '{"from":"first"}',
+    );
+  });
+
+  it('answers bad input to the meta-tools without failing the session', async () => {
+    const client = await gateway.connect();
+    const empty = await callTool(client, 'search_tools', {});
+    expect(empty.structuredContent).toMatchObject({ results: [] });
+    const huge = await callTool(client, 'search_tools', { query: 'file '.repeat(20_000) });
+    expect(Array.isArray((huge.structuredContent as unknown as SearchOutput).results)).toBe(true);
+    const load = await callTool(client, 'load_tool', { toolName: '__proto__' });
+    expect(load.isError).toBe(true);
+    const unknown = await callTool(client, 'no_such_tool');
+    expect(unknown.isError).toBe(true);
+    expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
+  });
+});
+
+describe('ToolSearchGateway options', () => {
+  it('offers unload_tool, lists pinned tools first, and unloads with a list_changed', async () => {
+    const gateway = await startHttpGateway({
+      servers: { fixture: fixture() },
+      toolSearch: { unloadTool: true, alwaysLoaded: ['fixture__fail'] },
+    });
+    try {
+      const client = await gateway.connect();
+      expect(await listToolNames(client)).toEqual([
+        'search_tools',
+        'load_tool',
+        'unload_tool',
+        'fixture__fail',
+      ]);
+      await callTool(client, 'load_tool', { toolName: 'fixture__echo' });
+      expect(await listToolNames(client)).toContain('fixture__echo');
+      const changed = nextListChanged(client);
+      const unload = await callTool(client, 'unload_tool', { toolNames: ['fixture__echo'] });
+      expect(unload.structuredContent).toMatchObject({
+        success: true,
+        unloaded: ['fixture__echo'],
+      });
+      await changed;
+      expect(await listToolNames(client)).not.toContain('fixture__echo');
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('under autoLoad, search loads what it finds and announces it', async () => {
+    const gateway = await startHttpGateway({
+      servers: { fixture: fixture() },
+      toolSearch: { autoLoad: true, topK: 1 },
+    });
+    try {
+      const client = await gateway.connect();
+      expect(await listToolNames(client)).toEqual(['search_tools']);
+      const changed = nextListChanged(client);
+      const search = await callTool(client, 'search_tools', { query: 'echo the arguments' });
+      expect(search.structuredContent).toMatchObject({ loaded: ['fixture__echo'] });
+      await changed;
+      expect(await listToolNames(client)).toEqual(['search_tools', 'fixture__echo']);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('under expose proxy, keeps the list fixed, returns schemas from load_tool and calls through call_tool', async () => {
+    const temp = await temporaryDir();
+    const gateway = await startHttpGateway({
+      servers: { filesystem: npmServer('filesystem', [temp.dir]) },
+      toolSearch: { expose: 'proxy' },
+    });
+    try {
+      const client = await gateway.connect();
+      expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool', 'call_tool']);
+      const target = join(temp.dir, 'proxied.txt');
+      const early = await callTool(client, 'call_tool', {
+        name: 'filesystem__write_file',
+        arguments: { path: target, content: 'early' },
+      });
+      expect(early.isError).toBe(true);
+      expect(textOf(early)).toMatch(/call_tool/);
+      expect(existsSync(target)).toBe(false);
+      const load = await callTool(client, 'load_tool', { toolName: 'filesystem__write_file' });
+      const loaded = load.structuredContent as { tools: { name: string; inputSchema: unknown }[] };
+      expect(loaded.tools).toEqual([
+        expect.objectContaining({
+          name: 'filesystem__write_file',
+          inputSchema: expect.objectContaining({
+            properties: expect.objectContaining({ path: expect.anything() }),
+          }),
+        }),
+      ]);
+      expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool', 'call_tool']);
+      const write = await callTool(client, 'call_tool', {
+        name: 'filesystem__write_file',
+        arguments: { path: target, content: 'through the proxy' },
+      });
+      expect(write.isError).toBeFalsy();
+      expect(await readFile(target, 'utf8')).toBe('through the proxy');
+      const bad = await callTool(client, 'call_tool', { name: 42 });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await gateway.close();
+      await temp.remove();
+    }
+  });
+});

@@ -1,0 +1,327 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CallToolResult,
+  ProtocolError,
+  Server,
+  type ServerContext,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import {
+  createMemoryStore,
+  createToolSearchEngine,
+  type ToolSearchEngine,
+  type ToolSearchSession,
+  toolSearchInstructions,
+  toToolRecord,
+} from 'tool-search-core';
+import type { ExposeMode, ToolSearchConfig } from '../config/gateway-config';
+import { UpstreamError } from '../upstream/upstream-connection';
+import type { GatewayTool, UpstreamManager } from '../upstream/upstream-manager';
+import { CALL_TOOL_DEFINITION, CALL_TOOL_NAME, toMcpDefinition } from './gateway-tool-definitions';
+
+/** Options of {@link createToolSearchGateway}. */
+export interface ToolSearchGatewayOptions {
+  /** The upstream side; the gateway calls its `start()` and answers `tools/list` once it has finished. */
+  upstreams: UpstreamManager;
+  /** The config's `toolSearch` object: engine options and the expose mode. */
+  toolSearch?: ToolSearchConfig | undefined;
+  /**
+   * The name and version the gateway gives MCP clients.
+   * @default { name: 'tool-search-mcp', version: '0.0.0' }
+   */
+  serverInfo?: { name: string; version: string };
+  /**
+   * Receives log lines.
+   * @default writes to stderr
+   */
+  log?: (message: string) => void;
+}
+
+/** Options of {@link ToolSearchGateway.createServer}. */
+export interface GatewaySessionOptions {
+  /**
+   * The thread the session's loaded tools are kept under: the MCP session id over HTTP.
+   * @default a fresh random id (one connection, one thread)
+   */
+  threadId?: string;
+}
+
+/** Longest tool name echoed back in an error message. */
+const MAX_ECHOED_NAME = 140;
+
+/**
+ * Tool search in front of MCP servers, as an MCP server: `tools/list` offers the meta-tools, then
+ * pinned and loaded tools; `tools/call` runs the meta-tools or forwards to the upstream. Each MCP
+ * session is its own thread of the core engine. All search and state logic is the core's.
+ */
+export class ToolSearchGateway {
+  /** The upstream side: connections, manifests, calls. */
+  readonly upstreams: UpstreamManager;
+  /** How loaded tools reach the client. */
+  readonly expose: ExposeMode;
+  readonly #toolSearch: ToolSearchConfig;
+  readonly #serverInfo: { name: string; version: string };
+  readonly #log: (message: string) => void;
+  /** Loaded tools per thread, kept across engine rebuilds (an upstream's tools changed). */
+  readonly #store = createMemoryStore({ ttl: 0 });
+  readonly #sessions = new Map<string, Server>();
+  readonly #ready: Promise<void>;
+  readonly #unsubscribe: () => void;
+  #engine: ToolSearchEngine<GatewayTool>;
+
+  constructor(options: ToolSearchGatewayOptions) {
+    this.upstreams = options.upstreams;
+    this.#toolSearch = options.toolSearch ?? {};
+    this.expose = this.#toolSearch.expose ?? 'tools';
+    this.#serverInfo = options.serverInfo ?? { name: 'tool-search-mcp', version: '0.0.0' };
+    this.#log =
+      options.log ?? ((message) => process.stderr.write(`[tool-search-mcp] ${message}\n`));
+    // Empty until the upstreams have started: the catalog is indexed once, when it is known.
+    this.#engine = this.#buildEngine([], false);
+    this.#ready = this.upstreams.start().then(() => {
+      this.#engine = this.#buildEngine(this.upstreams.tools, true);
+    });
+    this.#unsubscribe = this.upstreams.onToolsChanged((tools) => {
+      this.#engine = this.#buildEngine(tools, true);
+      for (const server of this.#sessions.values()) {
+        server.sendToolListChanged().catch(() => undefined);
+      }
+    });
+  }
+
+  /** The core engine over the current upstream tools (rebuilt when an upstream's tools change). */
+  get engine(): ToolSearchEngine<GatewayTool> {
+    return this.#engine;
+  }
+
+  /** Resolves once the upstreams have started (or failed) and the catalog is built. */
+  ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** Open MCP sessions. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * A new MCP server for one session; connect it to any transport. Its loaded tools are its own.
+   * @param options - the session's thread id
+   */
+  createServer(options: GatewaySessionOptions = {}): Server {
+    const threadId = options.threadId ?? randomUUID();
+    const { autoLoad = false, unloadTool = false } = this.#toolSearch;
+    const proxyNote =
+      this.expose === 'proxy'
+        ? ' Call loaded tools through call_tool with their exact name and arguments.'
+        : '';
+    const server = new Server(this.#serverInfo, {
+      capabilities: { tools: { listChanged: true } },
+      instructions: toolSearchInstructions({ autoLoad, unloadTool }) + proxyNote,
+    });
+    server.setRequestHandler('tools/list', async () => {
+      await this.#ready;
+      this.upstreams.retryMissing();
+      return { tools: await this.#listTools(threadId) };
+    });
+    server.setRequestHandler('tools/call', async (request, context) => {
+      await this.#ready;
+      return this.#callTool(threadId, request.params.name, request.params.arguments, context);
+    });
+    server.onclose = () => {
+      if (this.#sessions.get(threadId) === server) this.#sessions.delete(threadId);
+      this.#engine.clearState(threadId).catch(() => undefined);
+    };
+    this.#sessions.set(threadId, server);
+    return server;
+  }
+
+  /**
+   * Creates a session's server and connects it to a transport.
+   * @returns the server, and a promise that resolves when the transport closes
+   */
+  async connect(
+    transport: Transport,
+    options: GatewaySessionOptions = {},
+  ): Promise<{ server: Server; closed: Promise<void> }> {
+    const server = this.createServer(options);
+    const cleanup = server.onclose;
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => {
+        cleanup?.();
+        resolve();
+      };
+    });
+    await server.connect(transport);
+    return { server, closed };
+  }
+
+  /** Closes every session and stops every upstream. */
+  async close(): Promise<void> {
+    this.#unsubscribe();
+    await Promise.all(
+      [...this.#sessions.values()].map((server) => server.close().catch(() => undefined)),
+    );
+    this.#sessions.clear();
+    await this.upstreams.close();
+    this.#store.dispose();
+  }
+
+  #buildEngine(tools: readonly GatewayTool[], warn: boolean): ToolSearchEngine<GatewayTool> {
+    const names = new Set(tools.map((tool) => tool.name));
+    const pinned = this.#toolSearch.alwaysLoaded ?? [];
+    for (const name of pinned) {
+      if (warn && !names.has(name))
+        this.#log(`toolSearch.alwaysLoaded names "${name}", which no upstream offers now`);
+    }
+    const { topK, minScore, autoLoad, maxLoadedTools, unloadTool } = this.#toolSearch;
+    return createToolSearchEngine<GatewayTool>({
+      tools: toToolRecord(tools.map((tool) => [tool.name, tool] as const)),
+      describe: (tool, key) => ({
+        id: key,
+        description: tool.definition.description ?? tool.definition.title ?? '',
+        ...(tool.definition.inputSchema && { inputSchema: tool.definition.inputSchema }),
+      }),
+      search: {
+        ...(topK !== undefined && { topK }),
+        ...(minScore !== undefined && { minScore }),
+        ...(autoLoad !== undefined && { autoLoad }),
+      },
+      storage: this.#store,
+      alwaysLoaded: pinned.filter((name) => names.has(name)),
+      ...(maxLoadedTools !== undefined && { maxLoadedTools }),
+      ...(unloadTool !== undefined && { unloadTool }),
+      onError: ({ operation, error }) => this.#log(`${operation} failed: ${String(error)}`),
+    });
+  }
+
+  async #listTools(threadId: string): Promise<Tool[]> {
+    const session = this.#engine.createSession({ threadId });
+    const tools = session.metaTools.map(toMcpDefinition);
+    if (this.expose === 'proxy') tools.push(CALL_TOOL_DEFINITION);
+    for (const active of await session.activeTools()) {
+      // Under proxy the list never changes after the first read: only pins, which are always there.
+      if (this.expose === 'proxy' && !active.pinned) continue;
+      tools.push({ ...active.tool.definition, name: active.id });
+    }
+    return tools;
+  }
+
+  async #callTool(
+    threadId: string,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    context: ServerContext,
+  ): Promise<CallToolResult> {
+    const session = this.#engine.createSession({ threadId });
+    const metaTool = session.metaTools.find((tool) => tool.name === name);
+    if (metaTool) {
+      if (name === 'search_tools') this.upstreams.retryMissing();
+      const before = this.expose === 'tools' ? await activeIds(session) : '';
+      const output = (await metaTool.execute(args ?? {})) as Record<string, unknown>;
+      if (this.expose === 'proxy' && name === 'load_tool')
+        output.tools = this.#loadedSchemas(output);
+      if (this.expose === 'tools') {
+        const after = await activeIds(this.#engine.createSession({ threadId }));
+        if (after !== before) await this.#announceListChanged(threadId, context);
+      }
+      return {
+        content: [{ type: 'text', text: JSON.stringify(output) }],
+        structuredContent: output,
+        ...(output.success === false && { isError: true }),
+      };
+    }
+    if (this.expose === 'proxy' && name === CALL_TOOL_NAME) {
+      const target = args?.name;
+      const targetArgs = args?.arguments;
+      if (typeof target !== 'string' || (targetArgs !== undefined && !isPlainObject(targetArgs))) {
+        return errorResult(
+          'call_tool needs "name" (the exact name of a loaded tool) and "arguments" (an object).',
+        );
+      }
+      return this.#forward(session, target, targetArgs as Record<string, unknown> | undefined);
+    }
+    return this.#forward(session, name, args);
+  }
+
+  async #forward(
+    session: ToolSearchSession<GatewayTool>,
+    name: string,
+    args: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult> {
+    if (!(await session.isActive(name))) return errorResult(this.#notLoadedMessage(name));
+    try {
+      return await this.upstreams.callTool(name, args);
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      if (error instanceof UpstreamError) return errorResult(error.message);
+      throw error;
+    }
+  }
+
+  #notLoadedMessage(name: string): string {
+    const shown = name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
+    const how = this.#toolSearch.autoLoad
+      ? 'Call search_tools with what you want to do (the tools it finds are loaded)'
+      : 'Call search_tools with what you want to do, then load_tool with the exact name it returns';
+    const then = this.expose === 'proxy' ? 'then call it through call_tool' : 'then call the tool';
+    return `Tool "${shown}" is not loaded. ${how}, ${then}.`;
+  }
+
+  /** Under proxy: the definitions of the tools a `load_tool` call made available. */
+  #loadedSchemas(
+    output: Record<string, unknown>,
+  ): Pick<Tool, 'name' | 'description' | 'inputSchema'>[] {
+    const names = new Set<string>();
+    if (output.success === true && typeof output.toolName === 'string') names.add(output.toolName);
+    for (const key of ['loaded', 'alreadyLoaded'] as const) {
+      const list = output[key];
+      if (Array.isArray(list))
+        for (const item of list) if (typeof item === 'string') names.add(item);
+    }
+    return [...names].flatMap((name) => {
+      const tool = this.upstreams.lookup(name);
+      if (!tool) return [];
+      const { description, inputSchema } = tool.definition;
+      return [{ name, ...(description !== undefined && { description }), inputSchema }];
+    });
+  }
+
+  async #announceListChanged(threadId: string, context: ServerContext): Promise<void> {
+    const notification = { method: 'notifications/tools/list_changed' as const };
+    try {
+      // On the request's own stream, so an HTTP client without a standalone stream still hears it.
+      await context.mcpReq.notify(notification);
+    } catch {
+      await this.#sessions
+        .get(threadId)
+        ?.sendToolListChanged()
+        .catch(() => undefined);
+    }
+  }
+}
+
+/**
+ * Creates a gateway over an upstream manager.
+ * @param options - the upstreams, the `toolSearch` config, server info and log
+ * @example
+ * const upstreams = createUpstreamManager({ servers: config.mcpServers });
+ * const gateway = createToolSearchGateway({ upstreams, toolSearch: config.toolSearch });
+ * await gateway.connect(new StdioServerTransport());
+ */
+export function createToolSearchGateway(options: ToolSearchGatewayOptions): ToolSearchGateway {
+  return new ToolSearchGateway(options);
+}
+
+async function activeIds(session: ToolSearchSession<GatewayTool>): Promise<string> {
+  return (await session.activeTools()).map((tool) => tool.id).join('\u0000');
+}
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

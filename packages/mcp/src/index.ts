@@ -1,0 +1,49 @@
+export type { MainContext } from './cli/main';
+export { DEFAULT_TOKEN_ENV, main } from './cli/main';
+export { GatewayConfigError } from './config/config-error';
+export type {
+  ExposeMode,
+  GatewayConfig,
+  HttpUpstreamConfig,
+  StdioUpstreamConfig,
+  ToolSearchConfig,
+  UpstreamConfig,
+} from './config/gateway-config';
+export { isHttpUpstream } from './config/gateway-config';
+export { isToolAllowed, matchesGlob } from './config/glob';
+export type { ParsedGatewayConfig, ParseGatewayConfigOptions } from './config/parse-gateway-config';
+export { loadGatewayConfig, parseGatewayConfig } from './config/parse-gateway-config';
+export type { CreateGatewayFromConfigOptions } from './gateway/create-gateway-from-config';
+export { createGatewayFromConfig } from './gateway/create-gateway-from-config';
+export { CALL_TOOL_NAME } from './gateway/gateway-tool-definitions';
+export type { GatewayHttpServer, ServeGatewayHttpOptions } from './gateway/serve-http';
+export { DEFAULT_MAX_HTTP_SESSIONS, isLoopbackHost, serveGatewayHttp } from './gateway/serve-http';
+export { serveGatewayStdio } from './gateway/serve-stdio';
+export type {
+  GatewaySessionOptions,
+  ToolSearchGatewayOptions,
+} from './gateway/tool-search-gateway';
+export { createToolSearchGateway, ToolSearchGateway } from './gateway/tool-search-gateway';
+export type { NamedToolRef } from './names/exposed-name';
+export {
+  assignExposedNames,
+  EXPOSED_NAME_SEPARATOR,
+  MAX_EXPOSED_NAME_LENGTH,
+  toExposedName,
+} from './names/exposed-name';
+export type { ManifestCache } from './upstream/manifest-cache';
+export { createManifestCache, defaultCacheDir, manifestKey } from './upstream/manifest-cache';
+export type { RestartBackoff, UpstreamStatus } from './upstream/upstream-connection';
+export { UpstreamError } from './upstream/upstream-connection';
+export type {
+  GatewayTool,
+  UpstreamManagerOptions,
+  UpstreamState,
+} from './upstream/upstream-manager';
+export {
+  createUpstreamManager,
+  DEFAULT_CALL_TIMEOUT,
+  DEFAULT_CONNECT_TIMEOUT,
+  listUpstreamTools,
+  UpstreamManager,
+} from './upstream/upstream-manager';

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assignExposedNames, MAX_EXPOSED_NAME_LENGTH, toExposedName } from './exposed-name';
+
+describe('toExposedName', () => {
+  it('joins server and tool with __ and replaces characters outside [A-Za-z0-9_.-]', () => {
+    expect(toExposedName('github', 'create_issue')).toBe('github__create_issue');
+    expect(toExposedName('my server', 'get/weather?')).toBe('my_server__get_weather_');
+    expect(toExposedName('é', 'a.b-c')).toBe('___a.b-c');
+  });
+
+  it('cuts a name over 128 characters and ends it with a stable hash', () => {
+    const long = 'x'.repeat(200);
+    const name = toExposedName('server', long);
+    expect(name).toHaveLength(MAX_EXPOSED_NAME_LENGTH);
+    expect(name).toMatch(/^server__x+_[0-9a-f]{8}$/);
+    expect(toExposedName('server', long)).toBe(name);
+    expect(toExposedName('server', `${long}y`)).not.toBe(name);
+  });
+
+  it('always gives a valid name', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.string(), (server, tool) => {
+        expect(toExposedName(server, tool)).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
+      }),
+    );
+  });
+});
+
+describe('assignExposedNames', () => {
+  it('keeps the first of two colliding names and suffixes the later ones in order', () => {
+    const names = assignExposedNames([
+      { server: 'a', tool: 'get user' },
+      { server: 'a', tool: 'get_user' },
+      { server: 'a', tool: 'get?user' },
+      { server: 'b', tool: 'get_user' },
+    ]);
+    expect(names).toEqual(['a__get_user', 'a__get_user_2', 'a__get_user_3', 'b__get_user']);
+  });
+
+  it('keeps suffixed long names within 128 characters and unique', () => {
+    const long = 'y'.repeat(300);
+    const names = assignExposedNames([
+      { server: 's', tool: long },
+      { server: 's', tool: long.replace(/^y/, '?') },
+    ]);
+    expect(new Set(names).size).toBe(2);
+    for (const name of names) expect(name.length).toBeLessThanOrEqual(MAX_EXPOSED_NAME_LENGTH);
+  });
+
+  it('never hands out a reserved name', () => {
+    expect(assignExposedNames([{ server: 'a', tool: 'b' }], ['a__b'])).toEqual(['a__b_2']);
+  });
+});

@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// A small MCP server for the gateway's failure tests, configured by flags:
+//   --mode normal|crash-on-start|hang-on-start|garbage|bad-list
+//   --tools N              N generated tools (tool_0 ... tool_N-1) besides the fixed ones
+//   --description-length L each generated tool's description is L characters long
+//   --tools-file FILE      more tool names, one per line, read at start (the cache key ignores it)
+//   --starts FILE          appends this process id to FILE at start, to count starts
+// Fixed tools: echo (returns its arguments), fail (isError), crash (exits), hang (never answers),
+// add_tool (adds a tool and sends tools/list_changed).
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+
+const { values } = parseArgs({
+  options: {
+    mode: { type: 'string', default: 'normal' },
+    tools: { type: 'string', default: '0' },
+    'description-length': { type: 'string', default: '0' },
+    'tools-file': { type: 'string' },
+    starts: { type: 'string' },
+  },
+});
+if (values.starts) appendFileSync(values.starts, `${process.pid}\n`);
+const keepAlive = () => setInterval(() => undefined, 60_000);
+
+if (values.mode === 'crash-on-start') {
+  process.stderr.write('fixture: crashing on start\n');
+  process.exit(3);
+} else if (values.mode === 'hang-on-start') {
+  keepAlive();
+} else if (values.mode === 'garbage') {
+  process.stdout.write('this is not JSON-RPC\n{"half": \n');
+  keepAlive();
+} else if (values.mode === 'bad-list') {
+  // Speaks JSON-RPC by hand so that it can answer tools/list with a result no schema accepts.
+  const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const message = JSON.parse(line);
+    if (message.method === 'initialize') {
+      send({
+        jsonrpc: '2.0',
+        id: message.id,
+        result: {
+          protocolVersion: message.params.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'bad-list', version: '1.0.0' },
+        },
+      });
+    } else if (message.method === 'tools/list') {
+      send({ jsonrpc: '2.0', id: message.id, result: { tools: 'not a list' } });
+    } else if (message.id !== undefined) {
+      send({ jsonrpc: '2.0', id: message.id, result: {} });
+    }
+  });
+} else {
+  const objectSchema = { type: 'object', properties: {}, additionalProperties: true };
+  const tools = [
+    {
+      name: 'echo',
+      description: 'Echo the arguments back as JSON text',
+      inputSchema: objectSchema,
+    },
+    { name: 'fail', description: 'Always answer with an error result', inputSchema: objectSchema },
+    { name: 'crash', description: 'Exit the server process at once', inputSchema: objectSchema },
+    { name: 'hang', description: 'Never answer this call', inputSchema: objectSchema },
+    { name: 'add_tool', description: 'Add a new tool and announce it', inputSchema: objectSchema },
+  ];
+  const length = Number(values['description-length']);
+  for (let index = 0; index < Number(values.tools); index++) {
+    const base = `Generated tool number ${index} that does task ${index} for the huge manifest test. `;
+    tools.push({
+      name: `tool_${index}`,
+      description:
+        length > 0 ? base.repeat(Math.ceil(length / base.length)).slice(0, length) : base,
+      inputSchema: objectSchema,
+    });
+  }
+  if (values['tools-file']) {
+    for (const name of readFileSync(values['tools-file'], 'utf8').split('\n')) {
+      if (name.trim())
+        tools.push({
+          name: name.trim(),
+          description: `The ${name.trim()} tool`,
+          inputSchema: objectSchema,
+        });
+    }
+  }
+  const server = new Server(
+    { name: 'fixture', version: '1.0.0' },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  server.setRequestHandler('tools/list', () => ({ tools }));
+  server.setRequestHandler('tools/call', async (request) => {
+    const { name, arguments: args = {} } = request.params;
+    switch (name) {
+      case 'echo':
+        return { content: [{ type: 'text', text: JSON.stringify(args) }] };
+      case 'fail':
+        return { content: [{ type: 'text', text: 'upstream said no' }], isError: true };
+      case 'crash':
+        process.exit(1);
+        break;
+      case 'hang':
+        return new Promise(() => undefined);
+      case 'add_tool': {
+        const added = `added_${tools.length}`;
+        tools.push({
+          name: added,
+          description: 'A tool added while running',
+          inputSchema: objectSchema,
+        });
+        await server.sendToolListChanged();
+        return { content: [{ type: 'text', text: added }] };
+      }
+      default:
+        if (tools.some((tool) => tool.name === name))
+          return { content: [{ type: 'text', text: `${name} ran` }] };
+        throw new Error(`unknown tool ${name}`);
+    }
+  });
+  await server.connect(new StdioServerTransport());
+}

@@ -1,0 +1,278 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { UpstreamConfig } from '../config/gateway-config';
+import { isToolAllowed } from '../config/glob';
+import { assignExposedNames } from '../names/exposed-name';
+import type { ManifestCache } from './manifest-cache';
+import {
+  type RestartBackoff,
+  UpstreamConnection,
+  UpstreamError,
+  type UpstreamStatus,
+} from './upstream-connection';
+
+/** An upstream tool as the gateway exposes it. */
+export interface GatewayTool {
+  /** The exposed name, `<server>__<tool>` (see `toExposedName`). */
+  name: string;
+  /** The server's name in `mcpServers`. */
+  server: string;
+  /** The upstream's own definition, unchanged (its `name` is the upstream's name). */
+  definition: Tool;
+}
+
+/** Options of {@link createUpstreamManager}. */
+export interface UpstreamManagerOptions {
+  /** The `mcpServers` object of the config. */
+  servers: Readonly<Record<string, UpstreamConfig>>;
+  /** Where tool lists are kept between runs; without one every upstream is started at once. */
+  cache?: ManifestCache | undefined;
+  /**
+   * Handshake plus first tool list of one upstream, in ms.
+   * @default 10_000
+   */
+  connectTimeout?: number;
+  /**
+   * One forwarded call, in ms; an upstream that does not answer in time is stopped.
+   * @default 60_000
+   */
+  callTimeout?: number;
+  /** Delays between restarts of a failed upstream. */
+  restartBackoff?: Partial<RestartBackoff>;
+  /** The name and version sent to upstreams in the handshake. */
+  clientInfo?: { name: string; version: string };
+  /**
+   * Receives log lines (upstream starts, failures, stderr).
+   * @default writes to stderr
+   */
+  log?: (message: string) => void;
+}
+
+/** One upstream's state, for logs and status pages. */
+export interface UpstreamState {
+  /** The server's name in `mcpServers`. */
+  server: string;
+  status: UpstreamStatus;
+  /** Tools known for it (from the cache or the live server), after `allowTools` / `denyTools`. */
+  toolCount: number;
+  /** Whether its tools came from the manifest cache and it has not been started yet. */
+  fromCache: boolean;
+  /** Why it last failed. */
+  error?: string;
+}
+
+/** Default handshake timeout: npx-started servers may need a few seconds the first time. */
+export const DEFAULT_CONNECT_TIMEOUT = 10_000;
+/** Default call timeout: the MCP SDK's own default request timeout. */
+export const DEFAULT_CALL_TIMEOUT = 60_000;
+const DEFAULT_BACKOFF: RestartBackoff = { initial: 1_000, max: 60_000 };
+
+/**
+ * The gateway's upstream side: connections, manifest cache, lazy start, restarts. It knows nothing
+ * of MCP clients or search; the gateway reads {@link UpstreamManager.tools} and forwards calls here.
+ */
+export class UpstreamManager {
+  readonly #connections: UpstreamConnection[];
+  readonly #manifests = new Map<string, Tool[]>();
+  readonly #fromCache = new Set<string>();
+  readonly #listeners = new Set<(tools: readonly GatewayTool[]) => void>();
+  readonly #cache: ManifestCache | undefined;
+  readonly #log: (message: string) => void;
+  #tools: GatewayTool[] = [];
+  #byName = new Map<string, GatewayTool>();
+  #started: Promise<void> | undefined;
+  /** Cache writes in flight: `close()` waits for them, so a short-lived caller leaves complete files. */
+  readonly #writes = new Set<Promise<void>>();
+  /** Set once `start()` has built the first tool list; later manifests are changes to announce. */
+  #built = false;
+
+  constructor(options: UpstreamManagerOptions) {
+    this.#cache = options.cache;
+    this.#log =
+      options.log ?? ((message) => process.stderr.write(`[tool-search-mcp] ${message}\n`));
+    const restartBackoff = { ...DEFAULT_BACKOFF, ...options.restartBackoff };
+    this.#connections = Object.entries(options.servers).map(
+      ([name, config]) =>
+        new UpstreamConnection({
+          name,
+          config,
+          connectTimeout:
+            config.connectTimeout ?? options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT,
+          callTimeout: options.callTimeout ?? DEFAULT_CALL_TIMEOUT,
+          restartBackoff,
+          clientInfo: options.clientInfo ?? { name: 'tool-search-mcp', version: '0.0.0' },
+          log: this.#log,
+          onTools: (tools) => this.#received(name, config, tools),
+        }),
+    );
+  }
+
+  /** Every exposed upstream tool, in config order, then each server's own order. */
+  get tools(): readonly GatewayTool[] {
+    return this.#tools;
+  }
+
+  /**
+   * Reads cached manifests and starts, in parallel, every upstream without one, each under the
+   * connect timeout: a slow or broken upstream never holds up the others, and never throws here.
+   * Resolves when every upstream has a manifest or has failed. Calling it again returns the same promise.
+   */
+  start(): Promise<void> {
+    this.#started ??= this.#start();
+    return this.#started;
+  }
+
+  /** Called with the new tool list whenever it changes. Returns a function that unsubscribes. */
+  onToolsChanged(listener: (tools: readonly GatewayTool[]) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The tool an exposed name stands for. */
+  lookup(exposedName: string): GatewayTool | undefined {
+    return this.#byName.get(exposedName);
+  }
+
+  /**
+   * Forwards a call to the upstream of an exposed tool, starting it when needed.
+   * @throws {UpstreamError} when the tool is unknown or its upstream is unavailable
+   */
+  async callTool(
+    exposedName: string,
+    args: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult> {
+    const tool = this.#byName.get(exposedName);
+    if (!tool) throw new UpstreamError('?', `no upstream tool is named "${exposedName}"`);
+    const connection = this.#connections.find((candidate) => candidate.name === tool.server)!;
+    if (connection.status !== 'ready' && connection.retryIn === 0)
+      this.#log(`${connection.name}: starting for ${tool.definition.name}`);
+    return connection.callTool(tool.definition.name, args);
+  }
+
+  /**
+   * Restarts, in the background, upstreams that have no tool list (they failed at start) once
+   * their backoff has passed. The gateway calls it on searches: such an upstream has no tool to
+   * call, so a search is the next chance to bring its tools back.
+   */
+  retryMissing(): void {
+    for (const connection of this.#connections) {
+      if (this.#manifests.has(connection.name)) continue;
+      if (connection.status !== 'failed' || connection.retryIn > 0) continue;
+      connection.connect().catch(() => undefined);
+    }
+  }
+
+  /** Each upstream's state. */
+  states(): UpstreamState[] {
+    return this.#connections.map((connection) => ({
+      server: connection.name,
+      status: connection.status,
+      toolCount: this.#tools.filter((tool) => tool.server === connection.name).length,
+      fromCache: this.#fromCache.has(connection.name),
+      ...(connection.lastError !== undefined && { error: connection.lastError }),
+    }));
+  }
+
+  /** Process ids of the stdio upstreams running now. */
+  runningPids(): number[] {
+    return this.#connections.flatMap((connection) =>
+      connection.pid === undefined ? [] : [connection.pid],
+    );
+  }
+
+  /** Stops every upstream. */
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    await Promise.all(this.#connections.map((connection) => connection.close()));
+    await Promise.all(this.#writes);
+  }
+
+  async #start(): Promise<void> {
+    await Promise.all(
+      this.#connections.map(async (connection) => {
+        const cached = await this.#cache?.read(connection.config);
+        if (cached) {
+          this.#manifests.set(connection.name, cached);
+          this.#fromCache.add(connection.name);
+          return;
+        }
+        await connection.connect().catch(() => undefined);
+      }),
+    );
+    this.#rebuild();
+    this.#built = true;
+  }
+
+  #received(name: string, config: UpstreamConfig, tools: Tool[]): void {
+    const previous = this.#manifests.get(name);
+    this.#fromCache.delete(name);
+    if (previous && JSON.stringify(previous) === JSON.stringify(tools)) return;
+    this.#manifests.set(name, tools);
+    const write = this.#cache?.write(config, tools).catch((error: unknown) => {
+      this.#log(`${name}: the manifest cache could not be written: ${String(error)}`);
+    });
+    if (write) {
+      this.#writes.add(write);
+      void write.finally(() => this.#writes.delete(write));
+    }
+    if (this.#built) this.#rebuildAndNotify();
+  }
+
+  #rebuildAndNotify(): void {
+    const before = JSON.stringify(this.#tools);
+    this.#rebuild();
+    if (JSON.stringify(this.#tools) === before) return;
+    for (const listener of this.#listeners) {
+      try {
+        listener(this.#tools);
+      } catch (error) {
+        this.#log(`a tools-changed listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  #rebuild(): void {
+    const refs: { server: string; definition: Tool }[] = [];
+    for (const connection of this.#connections) {
+      for (const definition of this.#manifests.get(connection.name) ?? []) {
+        if (isToolAllowed(connection.config, definition.name))
+          refs.push({ server: connection.name, definition });
+      }
+    }
+    const names = assignExposedNames(
+      refs.map(({ server, definition }) => ({ server, tool: definition.name })),
+    );
+    this.#tools = refs.map((ref, position) => ({ name: names[position]!, ...ref }));
+    this.#byName = new Map(this.#tools.map((tool) => [tool.name, tool]));
+  }
+}
+
+/**
+ * Creates the upstream side of a gateway; call `start()` before reading `tools`.
+ * @param options - the `mcpServers` entries, the manifest cache, timeouts, backoff and log
+ * @example
+ * const upstreams = createUpstreamManager({ servers: config.mcpServers, cache: createManifestCache(defaultCacheDir()) });
+ * await upstreams.start();
+ * console.log(upstreams.tools.map((tool) => tool.name));
+ */
+export function createUpstreamManager(options: UpstreamManagerOptions): UpstreamManager {
+  return new UpstreamManager(options);
+}
+
+/**
+ * Lists the tools of every upstream of a config, then stops them: for tools that inspect a
+ * config's catalog. Upstreams are connected in parallel, each under the connect timeout; with a
+ * `cache`, an upstream with a cached manifest is read from it and not started, and the others'
+ * manifests are written to it. Failed upstreams are reported in `states`, not thrown.
+ * @param options - as for {@link createUpstreamManager}
+ */
+export async function listUpstreamTools(
+  options: UpstreamManagerOptions,
+): Promise<{ tools: GatewayTool[]; states: UpstreamState[] }> {
+  const manager = createUpstreamManager(options);
+  try {
+    await manager.start();
+    return { tools: [...manager.tools], states: manager.states() };
+  } finally {
+    await manager.close();
+  }
+}
