@@ -26,7 +26,11 @@ export type {
   UnloadToolOutput,
 } from './meta-tools/meta-tool-schemas';
 export { loadToolInput, searchToolsInput, unloadToolInput } from './meta-tools/meta-tool-schemas';
-export { catalogInstructions, toolSearchInstructions } from './meta-tools/meta-tool-texts';
+export {
+  catalogInstructions,
+  MAX_RESULT_DESCRIPTION,
+  toolSearchInstructions,
+} from './meta-tools/meta-tool-texts';
 export { MAX_QUERY_LENGTH } from './search/parsed-query';
 export { stem } from './search/stemmer';
 export { DEFAULT_STOP_WORDS } from './search/stop-words';

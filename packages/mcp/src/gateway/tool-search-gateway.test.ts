@@ -244,7 +244,9 @@ describe('ToolSearchGateway options', () => {
       expect(await listToolNames(client)).toEqual(['search_tools']);
       const changed = nextListChanged(client);
       const search = await callTool(client, 'search_tools', { query: 'echo the arguments' });
-      expect(search.structuredContent).toMatchObject({ loaded: ['fixture__echo'] });
+      expect(search.structuredContent).toMatchObject({
+        activation: { loaded: ['fixture__echo'] },
+      });
       await changed;
       expect(await listToolNames(client)).toEqual(['search_tools', 'fixture__echo']);
     } finally {

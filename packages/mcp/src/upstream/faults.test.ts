@@ -1,6 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
+import { MAX_RESULT_DESCRIPTION } from 'tool-search-core';
 import { describe, expect, it } from 'vitest';
 import {
   callTool,
@@ -253,7 +254,8 @@ describe('upstream faults', () => {
       expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
       const found = await search(client, 'generated tool number 1234 task', 10);
       expect(found[0]?.name).toBe('huge__tool_1234');
-      for (const hit of found) expect(hit.description.length).toBeLessThanOrEqual(200);
+      for (const hit of found)
+        expect(hit.description.length).toBeLessThanOrEqual(MAX_RESULT_DESCRIPTION);
     } finally {
       await gateway.close();
     }
