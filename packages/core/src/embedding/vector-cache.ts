@@ -18,6 +18,8 @@ const HASH_PATTERN = /^[0-9a-f]{32}$/;
 const HEADER_BYTES = 20;
 /** Model names longer than this are cut in the bytes; a name is a label, not content. */
 const MAX_MODEL_BYTES = 1_024;
+/** Float32 rounding leaves a unit vector's squared norm this close to 1. */
+const UNIT_TOLERANCE = 1e-5;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
@@ -243,7 +245,8 @@ function normalizeInPlace(vector: Float32Array): boolean {
   let sumOfSquares = 0;
   for (let i = 0; i < vector.length; i++) sumOfSquares += vector[i]! * vector[i]!;
   if (!Number.isFinite(sumOfSquares)) return false;
-  if (sumOfSquares > 0) {
+  // Vectors `serialize` wrote are unit length already: left as they are, they round-trip exactly.
+  if (sumOfSquares > 0 && Math.abs(sumOfSquares - 1) > UNIT_TOLERANCE) {
     const scale = 1 / Math.sqrt(sumOfSquares);
     for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! * scale;
   }
