@@ -130,7 +130,7 @@ describe.each(AI_MAJORS)('createToolSearch with embeddingModel on $name', (major
     const embed = embedWithModel(model as never, embedMany);
     const controller = new AbortController();
     const vectors = await embed(['umbrella', 'cash', 'letter'], { signal: controller.signal });
-    expect(vectors.map((vector) => [...vector])).toEqual(
+    expect(vectors.map((vector) => Array.from(vector))).toEqual(
       ['umbrella', 'cash', 'letter'].map(conceptVector),
     );
     expect(model.doEmbedCalls[0]!.abortSignal).toBeDefined();
