@@ -2,13 +2,22 @@
  * Turns texts into vectors: one vector per text, in the texts' order, all of one dimension. Any
  * model fits: an AI SDK embedding model through `embedMany`, a LangChain `Embeddings`, an
  * OpenAI-compatible endpoint ({@link createOpenAICompatibleEmbed}), a local model.
- * `options.signal` aborts when the engine stops waiting (see `fusion.timeout`); honouring it is
- * optional.
  */
 export type EmbedFunction = (
   texts: string[],
-  options?: { signal?: AbortSignal },
+  options?: EmbedCallOptions,
 ) => Promise<ReadonlyArray<ArrayLike<number>>>;
+
+/** What the engine tells an {@link EmbedFunction} about a call; using it is optional. */
+export interface EmbedCallOptions {
+  /** Aborts when the engine stops waiting (see `fusion.timeout`). */
+  signal?: AbortSignal;
+  /**
+   * `'query'` for a search's query, `'document'` for tool texts: for models that embed the two
+   * differently (LangChain's `embedQuery` / `embedDocuments`, input types, instruction prefixes).
+   */
+  purpose?: 'query' | 'document';
+}
 
 /** How `search_tools` fuses BM25F's ranking with the embeddings' (used when `embed` is given). */
 export interface FusionSettings {

@@ -237,6 +237,7 @@ export class ToolEmbeddings {
         this.#call(
           batch.map(([, text]) => text),
           this.cache.dimension,
+          'document',
         ),
       )
       .then(
@@ -277,7 +278,7 @@ export class ToolEmbeddings {
       return cached;
     }
     try {
-      const [vector] = await this.#call([text], undefined);
+      const [vector] = await this.#call([text], undefined, 'query');
       if (this.#queries.size >= MAX_CACHED_QUERY_VECTORS) {
         this.#queries.delete(this.#queries.keys().next().value!);
       }
@@ -294,7 +295,11 @@ export class ToolEmbeddings {
    * (then aborted), or anything but one finite vector per text, all of one dimension (the
    * expected one, when known), rejects with an {@link EmbeddingError}.
    */
-  async #call(texts: string[], dimension: number | undefined): Promise<Float32Array[]> {
+  async #call(
+    texts: string[],
+    dimension: number | undefined,
+    purpose: 'query' | 'document',
+  ): Promise<Float32Array[]> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
@@ -310,7 +315,9 @@ export class ToolEmbeddings {
     try {
       // A synchronous throw and a non-promise answer are handled like a rejection and a value.
       result = await Promise.race([
-        Promise.resolve().then(() => this.#embed([...texts], { signal: controller.signal })),
+        Promise.resolve().then(() =>
+          this.#embed([...texts], { signal: controller.signal, purpose }),
+        ),
         timedOut,
       ]);
     } catch (error) {

@@ -161,6 +161,19 @@ describe('search_tools with embed', () => {
     );
   });
 
+  it('tells the embedder which texts are queries and which are tool texts', async () => {
+    const { embed } = createEmbedder();
+    await search(engineFor({ embed }).createSession(), 'umbrella');
+    const purposes = embed.mock.calls.map(([texts, options]) => [
+      texts.includes('umbrella') ? 'query' : 'tools',
+      options?.purpose,
+    ]);
+    expect(purposes.sort()).toEqual([
+      ['query', 'query'],
+      ['tools', 'document'],
+    ]);
+  });
+
   it('sends tool texts in batches of batchSize', async () => {
     const { embed, calls } = createEmbedder();
     await search(engineFor({ embed, fusion: { batchSize: 4 } }).createSession(), 'umbrella');
