@@ -159,7 +159,8 @@ async function main(argv: readonly string[]): Promise<void> {
   );
 }
 
-if (import.meta.main) main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+if (import.meta.main)
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
