@@ -3,11 +3,14 @@
  *
  * Usage: `pnpm bench:quality [--ablation] [folder-or-file ...]` (default: the shared data folder
  * beside the repository, `../shared/data/`). Prints one markdown table per data file.
- * `--ablation` adds rows for `ToolIndex` with other ID-match boosts (`idBoost`).
+ * `--ablation` adds rows for `ToolIndex` with other ID-match boosts (`idBoost`). With an
+ * embeddings endpoint in the environment (`TOOL_SEARCH_EMBEDDINGS_URL`, `_MODEL`, `_API_KEY`;
+ * see `fusion-rankers.ts`), rows for BM25F fused with embeddings, and embeddings alone, follow.
  */
 import { performance } from 'node:perf_hooks';
 import { type DataSet, loadDataSet, resolveDataFiles } from './data';
 import { count, fixed3, markdownTable, ms } from './format';
+import { embeddingsEndpointFromEnv, fusionRankers } from './fusion-rankers';
 import { type JudgedRanking, median, summarizeQuality } from './metrics';
 import { boostAblationRanker, defaultRankers, miniSearchRanker, type Ranker } from './rankers';
 
@@ -94,7 +97,15 @@ async function main(argv: readonly string[]): Promise<void> {
   if (ablation)
     for (const [exact, word] of ABLATION_BOOSTS) rankers.push(boostAblationRanker(exact, word));
 
+  const endpoint = embeddingsEndpointFromEnv();
+  if (endpoint.ok) rankers.push(...fusionRankers(endpoint));
+
   console.log(`# Retrieval quality (top ${10}, node ${process.version})\n`);
+  console.log(
+    endpoint.ok
+      ? `Semantic search rows: embeddings from ${endpoint.model} at ${endpoint.url}.\n`
+      : `Semantic search rows skipped: ${endpoint.reason}.\n`,
+  );
   for (const file of files) {
     const data = loadDataSet(file);
     const rows: QualityRow[] = [];

@@ -1,6 +1,8 @@
-import type { Tool, ToolSet } from 'ai';
+import type { EmbeddingModel, Tool, ToolSet } from 'ai';
 import {
   createToolSearchEngine,
+  type EmbedFunction,
+  type FusionSettings,
   type LoadedToolsStore,
   type MetaTool,
   type SearchSettings,
@@ -12,6 +14,7 @@ import {
 } from 'tool-search-core';
 import { createRankTools, type RankTools } from './create-rank-tools';
 import { type AiTool, describeAiTool } from './describe-ai-tool';
+import { embeddingModelName, embedWithModel } from './embed-with-model';
 import { toolResultsFromMessages } from './tool-results-from-messages';
 
 /** Names of the meta-tools `toolSearch.tools` adds. */
@@ -67,6 +70,17 @@ export interface ToolSearchOptions<TTools extends ToolSet, TContext = unknown>
   unloadTool?: boolean;
   /** Ranking options for the index. */
   index?: ToolIndexOptions;
+  /**
+   * Semantic search with an AI SDK embedding model (`openai.embedding('text-embedding-3-small')`,
+   * a gateway model id...), called through `embedMany`: `search_tools` then fuses BM25F's ranking
+   * with the embeddings' (see `fusion`). Each tool text is embedded once, each search's query
+   * once; when the model fails, search answers with BM25F alone and `onError` says why.
+   */
+  embeddingModel?: EmbeddingModel;
+  /** Semantic search with any embedding function instead of `embeddingModel`. */
+  embed?: EmbedFunction;
+  /** Fusion weights, `k`, the embedding timeout and batch size. */
+  fusion?: FusionSettings;
 }
 
 /**
@@ -151,9 +165,16 @@ export interface ToolSearch<TTools extends ToolSet, TContext = unknown> {
 export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
   options: ToolSearchOptions<TTools, TContext>,
 ): ToolSearch<TTools, TContext> {
-  const { threadId, storage = 'context', ...engineOptions } = options;
+  const { threadId, storage = 'context', embeddingModel, ...engineOptions } = options;
+  if (embeddingModel !== undefined && engineOptions.embed !== undefined) {
+    throw new TypeError('createToolSearch: pass `embeddingModel` or `embed`, not both');
+  }
   const engine = createToolSearchEngine<AiTool, TContext>({
     ...engineOptions,
+    ...(embeddingModel !== undefined && {
+      embed: embedWithModel(embeddingModel),
+      fusion: { model: embeddingModelName(embeddingModel), ...engineOptions.fusion },
+    }),
     storage,
     describe: describeAiTool,
   });

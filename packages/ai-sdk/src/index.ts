@@ -12,4 +12,6 @@ export type {
 } from './create-tool-search';
 export { createToolSearch } from './create-tool-search';
 export { describeAiTool } from './describe-ai-tool';
+export type { EmbedMany } from './embed-with-model';
+export { embedWithModel } from './embed-with-model';
 export { toolResultsFromMessages } from './tool-results-from-messages';

@@ -1,5 +1,18 @@
+export { contentHash } from './embedding/content-hash';
+export type {
+  EmbeddingFailure,
+  EmbedFunction,
+  FusionSettings,
+} from './embedding/embed-function';
+export { EmbeddingError } from './embedding/embed-function';
+export { MAX_EMBEDDING_TEXT_LENGTH, toEmbeddingText } from './embedding/embedding-text';
+export type { OpenAICompatibleEmbedOptions } from './embedding/openai-compatible-embed';
+export { createOpenAICompatibleEmbed } from './embedding/openai-compatible-embed';
+export type { VectorCacheOptions } from './embedding/vector-cache';
+export { VectorCache } from './embedding/vector-cache';
 export { toToolRecord } from './engine/to-tool-record';
 export type { CatalogEntry, ToolCatalog } from './engine/tool-catalog';
+export type { ResolvedFusionSettings } from './engine/tool-search-engine';
 export { createToolSearchEngine, ToolSearchEngine } from './engine/tool-search-engine';
 export { StoreError, ToolSearchSession } from './engine/tool-search-session';
 export type {
@@ -32,6 +45,8 @@ export {
   toolSearchInstructions,
 } from './meta-tools/meta-tool-texts';
 export { MAX_QUERY_LENGTH } from './search/parsed-query';
+export type { FusedResult, WeightedRanking } from './search/reciprocal-rank-fusion';
+export { DEFAULT_RRF_K, fuseRankings } from './search/reciprocal-rank-fusion';
 export { stem } from './search/stemmer';
 export { DEFAULT_STOP_WORDS } from './search/stop-words';
 export type { CjkSegmentation, Tokenizer, TokenizerOptions } from './search/tokenizer';

@@ -1,4 +1,5 @@
 export { describeTool } from './describe-tool';
+export { embedWithEmbeddings } from './embed-with-embeddings';
 export { toolResultsFromMessages } from './tool-results';
 export type { ToolSearchMiddlewareOptions } from './tool-search-middleware';
 export { toolSearchMiddleware } from './tool-search-middleware';

@@ -1,3 +1,4 @@
+import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import type { LoadedToolsStore, ToolDescriptor, ToolSearchEngineOptions } from 'tool-search-core';
 
 /**
@@ -44,4 +45,11 @@ export interface ToolSearchOptions
    * @default 'context'
    */
   storage?: 'context' | 'in-memory' | LoadedToolsStore;
+  /**
+   * Semantic search with a LangChain `Embeddings` (`OpenAIEmbeddings`, `OllamaEmbeddings`...):
+   * `search_tools` then fuses BM25F's ranking with the embeddings' (see `fusion`). Tool texts go
+   * through `embedDocuments` once each, a search's query through `embedQuery`; when it fails,
+   * search answers with BM25F alone and `onError` says why. Or pass any function as `embed`.
+   */
+  embeddings?: EmbeddingsInterface;
 }

@@ -6,6 +6,7 @@ import {
   type ToolSearchSession,
 } from 'tool-search-core';
 import { describeTool } from './describe-tool';
+import { engineEmbeddingOptions } from './embed-with-embeddings';
 import { toolResultsFromMessages } from './tool-results';
 import type { LangChainTool, ToolSearchOptions, ToolSearchRuntime } from './tool-search-options';
 
@@ -65,10 +66,17 @@ export interface ToolSearchSelector {
  * const toolNode = new ToolNode(search.tools);
  */
 export function createToolSearchSelector(options: ToolSearchOptions): ToolSearchSelector {
-  const { tools: catalogTools, describe = describeTool, storage = 'context', ...rest } = options;
+  const {
+    tools: catalogTools,
+    describe = describeTool,
+    storage = 'context',
+    embeddings,
+    ...rest
+  } = options;
   const catalog = toCatalogRecord(catalogTools);
   const engine: Engine = createToolSearchEngine({
     ...rest,
+    ...engineEmbeddingOptions({ embeddings, embed: rest.embed, fusion: rest.fusion }),
     tools: catalog,
     storage,
     describe: (tool, key) => {

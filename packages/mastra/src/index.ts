@@ -1,4 +1,6 @@
 export { describeMastraTool } from './describe-mastra-tool';
+export type { AnyEmbeddingModel, MastraEmbedder } from './embed-with-embedder';
+export { embedWithEmbedder } from './embed-with-embedder';
 export { threadIdOf } from './thread-id-of';
 export { ToolSearchProcessor } from './tool-search-processor';
 export type {

@@ -1,12 +1,16 @@
 import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool } from '@mastra/core/tools';
+import type { MastraEmbeddingOptions } from '@mastra/core/vector';
 import type {
+  EmbedFunction,
   FilterPhase,
+  FusionSettings,
   LoadedToolsStore,
   SearchSettings,
   ToolIndexOptions,
   ToolSearchEvents,
 } from 'tool-search-core';
+import type { MastraEmbedder } from './embed-with-embedder';
 
 /** Any Mastra tool, whatever its input and output types. */
 // biome-ignore lint/suspicious/noExplicitAny: Mastra's own option type takes `Tool<any, any>`; narrower types reject real tools.
@@ -86,4 +90,18 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
   unloadTool?: boolean;
   /** Ranking options of the index (field weights, BM25 parameters, tokenizer). */
   index?: ToolIndexOptions;
+  /**
+   * Semantic search, with an embedder as Mastra's memory takes it: an AI SDK embedding model
+   * (`openai.embedding('text-embedding-3-small')`) or a model router id
+   * (`'openai/text-embedding-3-small'`). `search_tools` then fuses BM25F's ranking with the
+   * embeddings' (see `fusion`); each tool text is embedded once, each search's query once, and
+   * when the embedder fails search answers with BM25F alone and `onError` says why.
+   */
+  embedder?: MastraEmbedder;
+  /** Headers and provider options for the embedder's calls, as in Mastra's memory options. */
+  embedderOptions?: MastraEmbeddingOptions;
+  /** Semantic search with any embedding function instead of `embedder`. */
+  embed?: EmbedFunction;
+  /** Fusion weights, `k`, the embedding timeout and batch size. */
+  fusion?: FusionSettings;
 }

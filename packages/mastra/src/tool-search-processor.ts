@@ -14,6 +14,7 @@ import {
   toToolRecord,
 } from 'tool-search-core';
 import { describeMastraTool } from './describe-mastra-tool';
+import { engineEmbeddingOptions } from './embed-with-embedder';
 import { keepRequestResult, requestResultsOf } from './request-results';
 import { threadIdOf } from './thread-id-of';
 import { guardLoadedTool, toMastraMetaTool } from './to-mastra-tools';
@@ -57,11 +58,19 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
 
   /** @param options - Mastra's options (`tools`, `search`, `storage`, `ttl`, `filter`...) plus ours */
   constructor(options: ToolSearchProcessorOptions) {
-    const { includeResolvedTools, injectCatalog, filter, ...engineOptions } = options ?? {};
+    const {
+      includeResolvedTools,
+      injectCatalog,
+      filter,
+      embedder,
+      embedderOptions,
+      ...engineOptions
+    } = options ?? {};
     this.#includeResolvedTools = includeResolvedTools === true;
     this.#injectCatalog = injectCatalog === true;
     this.#engine = createToolSearchEngine<AnyMastraTool, RequestContext>({
       ...engineOptions,
+      ...engineEmbeddingOptions({ ...engineOptions, embedder, embedderOptions }),
       describe: describeMastraTool,
       ...(filter && {
         filter: ({ toolName, tool, requestContext, phase }) =>

@@ -1,3 +1,7 @@
+import type { FusionSettings } from '../embedding/embed-function';
+import { ToolEmbeddings } from '../embedding/tool-embeddings';
+import { VectorCache } from '../embedding/vector-cache';
+import { DEFAULT_RRF_K } from '../search/reciprocal-rank-fusion';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
@@ -10,6 +14,17 @@ import { META_TOOL_NAMES, type SessionInit, type ToolSearchEngineOptions } from 
 const MAX_CACHED_REQUEST_INDEXES = 32;
 const DEFAULT_FILTER_TIMEOUT = 3_000;
 const DEFAULT_TOP_K = 5;
+/** A cold call to a hosted embeddings API takes up to a second or two; five leaves room, not a hang. */
+const DEFAULT_EMBED_TIMEOUT = 5_000;
+/** Tool texts per embedding call: under every hosted API's per-request limit we know of but Cohere's (96), which adapters split further. */
+const DEFAULT_EMBED_BATCH_SIZE = 128;
+
+/** Timers fire at once beyond this delay (a signed 32-bit count of ms). */
+const MAX_TIMER_DELAY = 2_147_483_647;
+
+/** The fusion settings with their defaults applied. */
+export type ResolvedFusionSettings = Required<Omit<FusionSettings, 'model'>> &
+  Pick<FusionSettings, 'model'>;
 
 /**
  * The framework-agnostic tool search: owns the catalog's index, the loaded-tool state and the
@@ -22,8 +37,16 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
     minScore: number;
     autoLoad: boolean;
     filterTimeout: number;
+    fusion: ResolvedFusionSettings;
   };
   readonly index: ToolIndex;
+  /**
+   * The vectors of tool texts, by content hash, when `embed` is given: `serialize()` it to keep
+   * them, `restore()` them into a new engine to skip embedding the catalog again.
+   */
+  readonly vectorCache: VectorCache | undefined;
+  /** @internal Computes and caches vectors; `undefined` without `embed`. */
+  readonly embeddings: ToolEmbeddings | undefined;
   /** The static tools by id; `catalog.idOf(name)` also resolves the keys they are listed under. */
   readonly catalog: ReadonlyMap<string, CatalogEntry<TTool>> & Pick<ToolCatalog<TTool>, 'idOf'>;
   /** The store of thread state, or `undefined` under `storage: 'context'`. */
@@ -56,6 +79,9 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
         `ToolSearchEngine: maxLoadedTools must be an integer >= 1, got ${options.maxLoadedTools}`,
       );
     }
+    if (options.embed !== undefined && typeof options.embed !== 'function')
+      throw new TypeError('ToolSearchEngine: `embed` must be a function');
+    const fusion = resolveFusion(options.fusion);
     this.catalog = buildCatalog(options.tools, options.describe, 'tools');
     // Pins may name a tool by id or by key; the rest of the engine works with ids.
     const alwaysLoaded = (options.alwaysLoaded ?? []).map((name) => {
@@ -74,7 +100,20 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
       autoLoad: options.search?.autoLoad ?? false,
       filterTimeout,
       alwaysLoaded,
+      fusion,
     };
+    if (options.embed) {
+      this.vectorCache = new VectorCache({ model: fusion.model });
+      this.embeddings = new ToolEmbeddings({
+        embed: options.embed,
+        cache: this.vectorCache,
+        timeout: fusion.timeout,
+        batchSize: fusion.batchSize,
+      });
+    } else {
+      this.vectorCache = undefined;
+      this.embeddings = undefined;
+    }
 
     this.index = new ToolIndex(
       [...this.catalog.values()].map((entry) => entry.descriptor),
@@ -150,6 +189,25 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
     return { catalog, index };
   }
 
+  /**
+   * Embeds every catalog tool that has no vector yet, so the first searches need not wait for
+   * it (without this, tools are embedded at the first search). A no-op without `embed`.
+   * @throws an `EmbeddingError` when the embedder failed (also reported to `onError`); a later
+   *   call or search tries again
+   */
+  async warmEmbeddings(): Promise<void> {
+    await this.embeddings?.warm(
+      [{ index: this.index, catalog: this.catalog }],
+      (operation, error) => {
+        try {
+          this.options.onError?.({ threadId: undefined, operation, error });
+        } catch {
+          // Telemetry must never break the agent.
+        }
+      },
+    );
+  }
+
   /** Forgets one thread's loaded tools (in-memory or custom store; a no-op under 'context'). */
   async clearState(threadId: string): Promise<void> {
     await this.store?.delete(threadId);
@@ -206,4 +264,51 @@ function fingerprintOf(descriptors: readonly ToolDescriptor[]): string | undefin
   } catch {
     return undefined;
   }
+}
+
+/** Checks the fusion settings and fills in their defaults. */
+function resolveFusion(settings: FusionSettings | undefined): ResolvedFusionSettings {
+  const k = settings?.k ?? DEFAULT_RRF_K;
+  if (!(Number.isFinite(k) && k >= 0))
+    throw new RangeError(`ToolSearchEngine: fusion.k must be a finite number >= 0, got ${k}`);
+  const textWeight = settings?.textWeight ?? 1;
+  const vectorWeight = settings?.vectorWeight ?? 1;
+  for (const [name, weight] of [
+    ['textWeight', textWeight],
+    ['vectorWeight', vectorWeight],
+  ] as const) {
+    if (!(Number.isFinite(weight) && weight >= 0))
+      throw new RangeError(
+        `ToolSearchEngine: fusion.${name} must be a finite number >= 0, got ${weight}`,
+      );
+  }
+  if (textWeight + vectorWeight === 0)
+    throw new RangeError(
+      'ToolSearchEngine: fusion.textWeight and fusion.vectorWeight cannot both be 0',
+    );
+  const minSimilarity = settings?.minSimilarity ?? Number.NEGATIVE_INFINITY;
+  if (Number.isNaN(minSimilarity))
+    throw new RangeError('ToolSearchEngine: fusion.minSimilarity must be a number');
+  const timeout = settings?.timeout ?? DEFAULT_EMBED_TIMEOUT;
+  if (!(timeout > 0 && timeout <= MAX_TIMER_DELAY))
+    throw new RangeError(
+      `ToolSearchEngine: fusion.timeout must be > 0 and <= ${MAX_TIMER_DELAY} ms, got ${timeout}`,
+    );
+  const batchSize = settings?.batchSize ?? DEFAULT_EMBED_BATCH_SIZE;
+  if (!(Number.isInteger(batchSize) && batchSize >= 1))
+    throw new RangeError(
+      `ToolSearchEngine: fusion.batchSize must be an integer >= 1, got ${batchSize}`,
+    );
+  const model = settings?.model;
+  if (model !== undefined && typeof model !== 'string')
+    throw new TypeError('ToolSearchEngine: fusion.model must be a string');
+  return {
+    k,
+    textWeight,
+    vectorWeight,
+    minSimilarity,
+    timeout,
+    batchSize,
+    ...(model !== undefined && { model }),
+  };
 }

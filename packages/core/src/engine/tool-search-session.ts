@@ -1,3 +1,4 @@
+import type { Searchable } from '../embedding/tool-embeddings';
 import { createMetaTools } from '../meta-tools/create-meta-tools';
 import { toolSearchInstructions } from '../meta-tools/meta-tool-texts';
 import type { ToolIndex } from '../search/tool-index';
@@ -72,6 +73,12 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   /** @internal The indexes searched for this request: static first, then request-resolved. */
   get indexes(): ToolIndex[] {
     return this.#resolved ? [this.engine.index, this.#resolved.index] : [this.engine.index];
+  }
+
+  /** @internal What this request ranks, in the order of `indexes`: each index with its catalog. */
+  get searchables(): Searchable<TTool>[] {
+    const own = { index: this.engine.index, catalog: this.engine.catalog };
+    return this.#resolved ? [own, this.#resolved] : [own];
   }
 
   /** @internal Whether a static id is hidden by a request-resolved tool of the same id. */

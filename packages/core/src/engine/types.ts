@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { EmbedFunction, FusionSettings } from '../embedding/embed-function';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
@@ -129,6 +130,16 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends Tool
   unloadTool?: boolean;
   /** Ranking options for the index. */
   index?: ToolIndexOptions;
+  /**
+   * Semantic search: turns texts into vectors (any embedding model). With it, `search_tools`
+   * fuses BM25F's ranking with cosine similarity to the query by reciprocal-rank fusion, and
+   * results are scored in (0, 1] (see `fusion`). Each distinct tool text is embedded once, and
+   * each search's query once; an embedder that fails, times out or returns malformed vectors
+   * never fails a search: it answers with BM25F alone and `onError` says why.
+   */
+  embed?: EmbedFunction;
+  /** How `embed` is called and how its ranking is fused with BM25F's. */
+  fusion?: FusionSettings;
 }
 
 /** A conversation's tool result, in the framework-neutral shape the context storage reads. */

@@ -1,6 +1,7 @@
 import type { ToolSearchSession } from '../engine/tool-search-session';
 import { searchIndexes } from '../search/search-indexes';
 import { AUTO_LOAD_ACTIVATION_TYPE, AUTO_LOAD_ACTIVATION_VERSION } from '../state/context-state';
+import { fusedRanker } from './fused-ranking';
 import { evictionNote, loadNames } from './load-names';
 import {
   type SearchToolsOutput,
@@ -40,14 +41,20 @@ export async function rankAllowed<TTool, TContext>(
     unloadable++;
     return false;
   };
-  let checked = 0;
+  // With `embed`, BM25F's ranking fused with the embeddings'; without, or when they fail, BM25F's.
+  const fused = session.engine.embeddings && (await fusedRanker(session, query, indexFilters));
+  // A fused ranking cut deeper can reorder its tail: what was checked is skipped by id.
+  const checked = new Set<string>();
   for (let window = topK * 2; ; window *= 4) {
-    const hits = searchIndexes(indexes, query, {
-      topK: window,
-      minScore,
-      ...(indexFilters && { indexFilters }),
-    });
-    const batch = hits.slice(checked);
+    const hits = fused
+      ? fused(window)
+      : searchIndexes(indexes, query, {
+          topK: window,
+          minScore,
+          ...(indexFilters && { indexFilters }),
+        });
+    const batch = hits.filter((hit) => !checked.has(hit.id));
+    for (const hit of batch) checked.add(hit.id);
     const verdicts = await Promise.all(batch.map((hit) => allows(hit.id)));
     for (const [position, hit] of batch.entries()) {
       if (!verdicts[position]) continue;
@@ -60,7 +67,6 @@ export async function rankAllowed<TTool, TContext>(
       });
       if (allowed.length === topK) return { results: allowed, unloadable };
     }
-    checked = hits.length;
     if (hits.length < window || window >= total) return { results: allowed, unloadable };
   }
 }

@@ -1,0 +1,62 @@
+import { rankBySimilarity } from '../embedding/similarity-ranking';
+import type { ToolSearchSession } from '../engine/tool-search-session';
+import { fuseRankings } from '../search/reciprocal-rank-fusion';
+import { searchIndexes } from '../search/search-indexes';
+import type { SearchHit } from '../search/tool-descriptor';
+
+/**
+ * Each ranking is fused down to at least this rank, whatever the window: a tool 40th by words and
+ * 3rd by meaning must still collect both contributions.
+ */
+const MIN_FUSION_DEPTH = 100;
+
+/** Ranks a query's best `window` tools, best first. */
+export type Ranker = (window: number) => SearchHit[];
+
+/**
+ * The fused ranker of a search: BM25F's ranking and the embeddings' (cosine similarity) merged by
+ * reciprocal-rank fusion. A fused score is the fusion's sum divided by its largest possible value,
+ * so `1` means first in both rankings and every score lies in (0, 1]. `undefined` when the engine
+ * has no `embed`, or the embedder failed for this search (already reported): then the search
+ * ranks by BM25F alone.
+ * @param session - the request: its indexes, shadowed ids and `onError`
+ * @param query - the model's query
+ * @param indexFilters - per index, the shadowing filter the BM25F search uses too
+ */
+export async function fusedRanker<TTool, TContext>(
+  session: ToolSearchSession<TTool, TContext>,
+  query: string,
+  indexFilters: readonly ((id: string) => boolean)[] | undefined,
+): Promise<Ranker | undefined> {
+  const { embeddings, options } = session.engine;
+  if (!embeddings) return undefined;
+  const prepared = await embeddings.prepare(session.searchables, query, (operation, error) =>
+    session.emit('onError', { threadId: session.threadId, operation, error }),
+  );
+  if (!prepared) return undefined;
+  const { k, textWeight, vectorWeight, minSimilarity } = options.fusion;
+  const best = (textWeight + vectorWeight) / (k + 1);
+  const indexes = session.indexes;
+  return (window) => {
+    const depth = Math.max(window, MIN_FUSION_DEPTH);
+    const text = searchIndexes(indexes, query, {
+      topK: depth,
+      minScore: options.minScore,
+      ...(indexFilters && { indexFilters }),
+    });
+    const similar = rankBySimilarity(prepared.query, prepared.rows, {
+      depth,
+      minSimilarity,
+      ...(indexFilters && { filters: indexFilters }),
+    });
+    return fuseRankings(
+      [
+        { ids: text.map((hit) => hit.id), weight: textWeight },
+        { ids: similar.map((hit) => hit.id), weight: vectorWeight },
+      ],
+      k,
+    )
+      .slice(0, window)
+      .map(({ id, score }) => ({ id, score: score / best, description: '' }));
+  };
+}
