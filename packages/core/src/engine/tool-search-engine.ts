@@ -2,6 +2,7 @@ import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore, type StateStats } from '../state/memory-store';
+import { type RequestCatalog, RequestCatalogs } from './request-catalogs';
 import { ToolSearchSession } from './tool-search-session';
 import { META_TOOL_NAMES, type SessionInit, type ToolSearchEngineOptions } from './types';
 
@@ -12,8 +13,6 @@ export interface CatalogEntry<TTool> {
   descriptor: ToolDescriptor;
 }
 
-/** Per-request indexes kept for reuse, keyed by content: a request's tools repeat across its steps and callers. */
-const MAX_CACHED_REQUEST_INDEXES = 32;
 const DEFAULT_FILTER_TIMEOUT = 3_000;
 const DEFAULT_TOP_K = 5;
 
@@ -34,7 +33,7 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
   /** The store of thread state, or `undefined` under `storage: 'context'`. */
   readonly store: LoadedToolsStore | undefined;
   readonly #memoryStore: MemoryStore | undefined;
-  readonly #requestIndexes = new Map<string, ToolIndex>();
+  readonly #requestCatalogs: RequestCatalogs<TTool>;
 
   constructor(options: ToolSearchEngineOptions<TTool, TContext>) {
     if (!options || typeof options !== 'object')
@@ -74,6 +73,11 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
       [...this.catalog.values()].map((entry) => entry.descriptor),
       options.index,
     );
+    this.#requestCatalogs = new RequestCatalogs({
+      describe: options.describe,
+      indexOptions: options.index,
+      build: (tools, describe, skip) => buildCatalog(tools, describe, 'resolved tools', skip),
+    });
     for (const id of options.alwaysLoaded ?? []) {
       if (!this.catalog.has(id)) {
         throw new Error(
@@ -109,42 +113,20 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
   }
 
   /**
-   * @internal The catalog and index of a request's resolved tools, cached by their content so
-   * the steps of one request, and requests with the same tools, index them once.
+   * @internal The catalog and index of a request's resolved tools. A tool object seen before is
+   * not described again, a request with the same tools reuses its catalog and index, and one
+   * with equal content reuses the index (see {@link RequestCatalogs}).
    */
-  requestCatalog(tools: Readonly<Record<string, TTool>>): {
-    catalog: Map<string, CatalogEntry<TTool>>;
-    index: ToolIndex;
-  } {
-    const searchable: Record<string, TTool> = {};
-    for (const [key, tool] of Object.entries(tools)) {
-      if (!(META_TOOL_NAMES as readonly string[]).includes(key))
-        Object.defineProperty(searchable, key, { value: tool, enumerable: true });
-    }
+  requestCatalog(tools: Readonly<Record<string, TTool>>): RequestCatalog<TTool> {
     // A request's tools come from outside (an MCP server, a dynamic tools function): one bad tool
     // must not fail the request, so a duplicate is skipped and reported instead of thrown.
-    const catalog = buildCatalog(searchable, this.options.describe, 'resolved tools', (error) => {
+    return this.#requestCatalogs.resolve(tools, (error) => {
       try {
         this.options.onError?.({ threadId: undefined, operation: 'resolvedTools', error });
       } catch {
         // Telemetry must never break the agent.
       }
     });
-    const fingerprint = fingerprintOf([...catalog.values()].map((entry) => entry.descriptor));
-    let index = fingerprint === undefined ? undefined : this.#requestIndexes.get(fingerprint);
-    if (index && fingerprint !== undefined) {
-      this.#requestIndexes.delete(fingerprint);
-    } else {
-      index = new ToolIndex(
-        [...catalog.values()].map((entry) => entry.descriptor),
-        this.options.index,
-      );
-      if (this.#requestIndexes.size >= MAX_CACHED_REQUEST_INDEXES) {
-        this.#requestIndexes.delete(this.#requestIndexes.keys().next().value!);
-      }
-    }
-    if (fingerprint !== undefined) this.#requestIndexes.set(fingerprint, index);
-    return { catalog, index };
   }
 
   /** Forgets one thread's loaded tools (in-memory or custom store; a no-op under 'context'). */
@@ -232,20 +214,4 @@ function describeEntry<TTool>(
     );
   }
   return { key, tool, descriptor };
-}
-
-/** The descriptors' JSON, or `undefined` when it cannot be written (cycles, BigInt): then no reuse. */
-function fingerprintOf(descriptors: readonly ToolDescriptor[]): string | undefined {
-  try {
-    return JSON.stringify(
-      descriptors.map((descriptor) => [
-        descriptor.id,
-        descriptor.description,
-        descriptor.keywords,
-        descriptor.inputSchema,
-      ]),
-    );
-  } catch {
-    return undefined;
-  }
 }
