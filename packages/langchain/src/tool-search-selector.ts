@@ -52,6 +52,11 @@ export interface ToolSearchSelector {
   ): Promise<string | undefined>;
   /** Whether a name is one of the catalog's tools. */
   isCatalogTool(toolName: string): boolean;
+  /**
+   * The request-resolved tool (see `resolveTools`) a call names, or `undefined` when the name is
+   * not one of the request's tools: what runs a loaded resolved tool, which no agent registered.
+   */
+  resolvedTool(toolName: string, config?: ToolSearchRuntime): Promise<BindableTool | undefined>;
 }
 
 /**
@@ -65,7 +70,13 @@ export interface ToolSearchSelector {
  * const toolNode = new ToolNode(search.tools);
  */
 export function createToolSearchSelector(options: ToolSearchOptions): ToolSearchSelector {
-  const { tools: catalogTools, describe = describeTool, storage = 'context', ...rest } = options;
+  const {
+    tools: catalogTools,
+    describe = describeTool,
+    storage = 'context',
+    resolveTools,
+    ...rest
+  } = options;
   const catalog = toCatalogRecord(catalogTools);
   const engine: Engine = createToolSearchEngine({
     ...rest,
@@ -81,13 +92,37 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
       return descriptor;
     },
   });
-  const sessionFor = (
+  const resolvedRecords = new WeakMap<readonly LangChainTool[], Record<string, LangChainTool>>();
+  /** The request's tools by name; the same array gives the same record. */
+  const resolvedFor = async (
+    runtime: ToolSearchRuntime | undefined,
+  ): Promise<Record<string, LangChainTool> | undefined> => {
+    if (!resolveTools) return undefined;
+    const resolved = await resolveTools(runtime);
+    if (!Array.isArray(resolved)) {
+      throw new TypeError('tool-search-langchain: resolveTools must return an array of tools');
+    }
+    let record = resolvedRecords.get(resolved);
+    if (!record) {
+      record = toResolvedRecord(resolved, (error) => {
+        try {
+          rest.onError?.({ threadId: threadIdOf(runtime), operation: 'resolvedTools', error });
+        } catch {
+          // Telemetry must never break the agent.
+        }
+      });
+      resolvedRecords.set(resolved, record);
+    }
+    return record;
+  };
+  const sessionFor = async (
     messages: readonly BaseMessage[],
     runtime: ToolSearchRuntime | undefined,
-  ): ToolSearchSession<LangChainTool, ToolSearchRuntime> =>
+  ): Promise<ToolSearchSession<LangChainTool, ToolSearchRuntime>> =>
     engine.createSession({
       threadId: threadIdOf(runtime),
       requestContext: runtime,
+      resolvedTools: await resolvedFor(runtime),
       toolResults: toolResultsFromMessages(messages),
     });
 
@@ -96,7 +131,7 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
     (meta) =>
       createTool(
         async (input: unknown, runtime: ToolRuntimeLike) => {
-          const session = sessionFor(messagesOf(runtime?.state), runtime);
+          const session = await sessionFor(messagesOf(runtime?.state), runtime);
           const execute = session.metaTools.find((candidate) => candidate.name === meta.name)!;
           return JSON.stringify(await execute.execute(input));
         },
@@ -111,14 +146,17 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
       : `Tool "${toolName}" is not loaded. Call search_tools to find a tool for this task, load_tool to load it, then call it from your next step.`;
 
   const checkToolCall: ToolSearchSelector['checkToolCall'] = async (toolName, messages, config) => {
-    if (!Object.hasOwn(catalog, toolName)) return undefined;
-    return (await sessionFor(messages, config).isActive(toolName))
+    if (!Object.hasOwn(catalog, toolName)) {
+      const resolved = await resolvedFor(config);
+      if (!resolved || !Object.hasOwn(resolved, toolName)) return undefined;
+    }
+    return (await (await sessionFor(messages, config)).isActive(toolName))
       ? undefined
       : notActive(toolName);
   };
 
   const activeTools: ToolSearchSelector['activeTools'] = async (messages, config) =>
-    (await sessionFor(messages, config).activeTools()).map(
+    (await (await sessionFor(messages, config)).activeTools()).map(
       (active) => active.tool as unknown as BindableTool,
     );
 
@@ -136,6 +174,12 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
     activeTools,
     checkToolCall,
     isCatalogTool: (toolName) => Object.hasOwn(catalog, toolName),
+    resolvedTool: async (toolName, config) => {
+      const resolved = await resolvedFor(config);
+      return resolved && Object.hasOwn(resolved, toolName)
+        ? (resolved[toolName] as unknown as BindableTool)
+        : undefined;
+    },
   };
 }
 
@@ -176,6 +220,29 @@ function toCatalogRecord(tools: readonly LangChainTool[]): Record<string, LangCh
       );
     }
     Object.defineProperty(record, tool.name, { value: tool, enumerable: true });
+  }
+  return record;
+}
+
+/** A request's tools by name; a second tool of the same name is skipped and reported. */
+function toResolvedRecord(
+  tools: readonly LangChainTool[],
+  report: (error: Error) => void,
+): Record<string, LangChainTool> {
+  const record: Record<string, LangChainTool> = {};
+  for (const tool of tools) {
+    const name = tool?.name;
+    if (typeof name !== 'string' || name === '') {
+      report(new TypeError('tool-search-langchain: a tool from resolveTools has no name; skipped'));
+    } else if (Object.hasOwn(record, name)) {
+      report(
+        new Error(
+          `tool-search-langchain: resolveTools returned two tools named "${name}"; the second is skipped`,
+        ),
+      );
+    } else {
+      Object.defineProperty(record, name, { value: tool, enumerable: true });
+    }
   }
   return record;
 }
