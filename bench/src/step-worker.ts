@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { loadDataSet, repeatCatalog, spread } from './data';
 import { median, percentile } from './metrics';
-import { type CatalogMode, stepAdapterByKey } from './steps';
+import { type CatalogMode, searchCounts, stepAdapterByKey } from './steps';
 
 /** What a step worker reports. */
 export interface StepResult {
@@ -51,6 +51,10 @@ async function main(argv: readonly string[]): Promise<void> {
     const t0 = performance.now();
     await step();
     times.push(performance.now() - t0);
+  }
+  // Most queries of the data find something; a run where most found nothing searched no catalog.
+  if (searchCounts.found < searchCounts.searches / 2) {
+    throw new Error(`only ${searchCounts.found} of ${searchCounts.searches} searches found a tool`);
   }
   const result: StepResult = {
     adapter: adapter.key,

@@ -89,9 +89,7 @@ function mastraStep(
         };
         const search = result.tools.search_tools?.execute;
         if (search === undefined) throw new Error('no search_tools in the step');
-        const output = (await search({ query }, context)) as { results?: unknown[] };
-        if (!Array.isArray(output?.results))
-          throw new Error(`search failed: ${JSON.stringify(output)}`);
+        checkResults(await search({ query }, context));
       };
     },
   };
@@ -156,7 +154,7 @@ const aiSdk: StepAdapter = {
           tools: mode === 'static' ? tools : {},
           search: { topK: STEP_TOP_K },
         });
-        const messages = [{ role: 'user', content: 'find a tool' }];
+        const messages = [{ role: 'user' as const, content: 'find a tool' }];
         let stepNumber = 0;
         return {
           next(query) {
@@ -164,12 +162,13 @@ const aiSdk: StepAdapter = {
             return async () => {
               const request = resolved ? toolSearch.forRequest(resolved) : toolSearch;
               await request.prepareStep({ messages, steps: [], stepNumber: stepNumber++ });
-              const search = request.tools.search_tools.execute;
+              const search = (
+                resolved
+                  ? (request as ReturnType<typeof toolSearch.forRequest>).metaTools
+                  : request.tools
+              ).search_tools.execute;
               if (search === undefined) throw new Error('no search_tools');
-              const output = (await search({ query }, { toolCallId: 'call', messages })) as {
-                results?: unknown[];
-              };
-              if (!Array.isArray(output?.results)) throw new Error('search failed');
+              checkResults(await search({ query }, { toolCallId: 'call', messages }));
             };
           },
         };
@@ -203,13 +202,18 @@ const langchain: StepAdapter = {
     const tools = langchainTools(data);
     return {
       async setup() {
+        // The request's tools: the same objects each step, in an array of the step's own.
+        let resolved: LangChainTool[] = [];
         const middleware = toolSearchMiddleware({
           tools: mode === 'static' ? tools : [],
           search: { topK: STEP_TOP_K },
-          ...(mode === 'resolved' && { resolveTools: () => [...tools] }),
+          ...(mode === 'resolved' && { resolveTools: () => resolved }),
         }) as unknown as MiddlewareLike;
         // createAgent hands every model call the same array of its registered tools.
-        const registered = [...(middleware.tools ?? [])] as { name: string; invoke: Function }[];
+        const registered = [...(middleware.tools ?? [])] as {
+          name: string;
+          invoke: (...args: never[]) => Promise<unknown>;
+        }[];
         const search = registered.find((candidate) => candidate.name === 'search_tools');
         if (search === undefined) throw new Error('no search_tools');
         const messages = [new HumanMessage('find a tool')];
@@ -219,6 +223,7 @@ const langchain: StepAdapter = {
         let call = 0;
         return {
           next(query) {
+            if (mode === 'resolved') resolved = [...tools];
             return async () => {
               await middleware.wrapModelCall!(
                 {
@@ -231,10 +236,11 @@ const langchain: StepAdapter = {
                 handler,
               );
               // ToolNode invokes a tool with the tool call and the graph's config and state.
-              await search.invoke(
+              const message = (await search.invoke(
                 { id: `call-${call++}`, name: 'search_tools', args: { query }, type: 'tool_call' },
                 { ...runtime, state: { messages } },
-              );
+              )) as { content: string };
+              checkResults(JSON.parse(message.content));
             };
           },
         };
@@ -242,6 +248,17 @@ const langchain: StepAdapter = {
     };
   },
 };
+
+/** Searches run and searches that found something: the worker refuses a run that found nothing. */
+export const searchCounts = { searches: 0, found: 0 };
+
+/** A search must answer with results; an empty list counts as found nothing. */
+function checkResults(output: unknown): void {
+  const results = (output as { results?: unknown[] } | undefined)?.results;
+  if (!Array.isArray(results)) throw new Error(`search_tools failed: ${JSON.stringify(output)}`);
+  searchCounts.searches++;
+  if (results.length > 0) searchCounts.found++;
+}
 
 /** Every adapter the step benchmark drives, Mastra's built-in first. */
 export const STEP_ADAPTERS: readonly StepAdapter[] = [mastraBuiltin, mastraOurs, aiSdk, langchain];

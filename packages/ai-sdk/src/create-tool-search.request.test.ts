@@ -74,10 +74,10 @@ describe.each(AI_MAJORS)('toolSearch.forRequest on $name', (major) => {
     const step = async (tool: unknown) => {
       const bound = toolSearch.forRequest({ drive_list: tool as never });
       await bound.prepareStep({ messages: [] });
-      const output = await bound.metaTools.search_tools.execute!(
-        { query: 'drive files' },
-        { toolCallId: 'call-1', messages: [] },
-      );
+      const output = await bound.metaTools.search_tools.execute!({ query: 'drive files' }, {
+        toolCallId: 'call-1',
+        messages: [],
+      } as never);
       return (output as { results: { name: string }[] }).results.map((hit) => hit.name);
     };
     expect(await step(first.tool)).toEqual(['drive_list']);

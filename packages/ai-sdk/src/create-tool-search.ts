@@ -3,13 +3,13 @@ import {
   createToolSearchEngine,
   type LoadedToolsStore,
   type MetaTool,
+  type ResolvedTools,
   type SearchSettings,
   type ToolFilter,
   type ToolIndexOptions,
   type ToolSearchEngine,
   type ToolSearchEvents,
   type ToolSearchSession,
-  toToolRecord,
 } from 'tool-search-core';
 import { createRankTools, type RankTools } from './create-rank-tools';
 import { type AiTool, describeAiTool } from './describe-ai-tool';
@@ -146,7 +146,8 @@ export interface ToolSearch<TTools extends ToolSet, TContext = unknown>
    * Tool search over the catalog plus tools resolved for one request (MCP tools with the caller's
    * credentials): they are searchable for this request alone, withheld until loaded, and a tool
    * of the same name in the catalog is shadowed. Call it once per request and pass its `tools`
-   * and `prepareStep`. Tool objects seen before are not described or indexed again, so hand the
+   * and `prepareStep`; the record is read at the request's first step, so a change to it needs a
+   * new `forRequest`. Tool objects seen before are not described or indexed again, so hand the
    * same objects back when they have not changed.
    * @param tools - the request's tools, keyed by the name the model loads them by
    * @example
@@ -194,16 +195,20 @@ export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
 
   /** The meta-tools and `prepareStep` of calls whose request-resolved tools are `resolvedTools`. */
   const bind = (resolvedTools: ToolSet | undefined) => {
+    // Described and indexed at the request's first step, then shared by all its steps.
+    let resolved: ResolvedTools<AiTool> | undefined;
     const sessionFor = (
       context: TContext | undefined,
       messages: readonly unknown[] | undefined,
-    ): ToolSearchSession<AiTool, TContext> =>
-      engine.createSession({
+    ): ToolSearchSession<AiTool, TContext> => {
+      if (resolvedTools && !resolved) resolved = engine.resolveTools(resolvedTools);
+      return engine.createSession({
         threadId: threadOf(context),
         requestContext: context,
-        resolvedTools,
+        resolvedTools: resolved,
         toolResults: toolResultsFromMessages(messages),
       });
+    };
     const metaTools = Object.fromEntries(
       probe.metaTools.map((metaTool) => [metaTool.name, toAiTool(metaTool, sessionFor)]),
     ) as Record<MetaToolName, Tool>;
@@ -261,11 +266,14 @@ export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
         createPrepareStep: request.createPrepareStep,
         // Merged on first read: the catalog and the request's tools can be large.
         get tools() {
-          merged ??= toToolRecord<unknown>([
-            ...Object.entries(request.metaTools),
-            ...Object.entries(options.tools),
-            ...Object.entries(resolved).filter(([name]) => !Object.hasOwn(request.metaTools, name)),
-          ]) as TTools & TResolved & Record<MetaToolName, Tool>;
+          // Spread (own data properties, so a tool named `__proto__` stays a tool); the
+          // meta-tools go first for their place and last so that no request tool replaces them.
+          merged ??= {
+            ...request.metaTools,
+            ...options.tools,
+            ...resolved,
+            ...request.metaTools,
+          } as TTools & TResolved & Record<MetaToolName, Tool>;
           return merged;
         },
       } as ToolSearchRequest<TTools & TResolved, TContext>;

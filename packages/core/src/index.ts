@@ -1,3 +1,4 @@
+export type { RequestCatalog, RequestTools, ResolvedTools } from './engine/request-catalogs';
 export { toToolRecord } from './engine/to-tool-record';
 export type { CatalogEntry } from './engine/tool-search-engine';
 export { createToolSearchEngine, ToolSearchEngine } from './engine/tool-search-engine';

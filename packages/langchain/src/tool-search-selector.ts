@@ -2,6 +2,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { tool as createTool, type StructuredToolInterface } from '@langchain/core/tools';
 import {
   createToolSearchEngine,
+  type ResolvedTools,
   type ToolSearchEngine,
   type ToolSearchSession,
 } from 'tool-search-core';
@@ -92,28 +93,25 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
       return descriptor;
     },
   });
-  const resolvedRecords = new WeakMap<readonly LangChainTool[], Record<string, LangChainTool>>();
-  /** The request's tools by name; the same array gives the same record. */
+  const resolvedSets = new WeakMap<readonly LangChainTool[], ResolvedTools<LangChainTool>>();
+  /** The request's tools as the engine resolved them; the same array is resolved once. */
   const resolvedFor = async (
     runtime: ToolSearchRuntime | undefined,
-  ): Promise<Record<string, LangChainTool> | undefined> => {
+  ): Promise<ResolvedTools<LangChainTool> | undefined> => {
     if (!resolveTools) return undefined;
     const resolved = await resolveTools(runtime);
     if (!Array.isArray(resolved)) {
       throw new TypeError('tool-search-langchain: resolveTools must return an array of tools');
     }
-    let record = resolvedRecords.get(resolved);
-    if (!record) {
-      record = toResolvedRecord(resolved, (error) => {
-        try {
-          rest.onError?.({ threadId: threadIdOf(runtime), operation: 'resolvedTools', error });
-        } catch {
-          // Telemetry must never break the agent.
-        }
-      });
-      resolvedRecords.set(resolved, record);
+    let set = resolvedSets.get(resolved);
+    if (!set) {
+      // Pairs, not a record: walking 10,000 pairs is much cheaper than building a record of them.
+      set = engine.resolveTools(
+        resolved.map((tool) => [typeof tool?.name === 'string' ? tool.name : '', tool] as const),
+      );
+      resolvedSets.set(resolved, set);
     }
-    return record;
+    return set;
   };
   const sessionFor = async (
     messages: readonly BaseMessage[],
@@ -147,8 +145,7 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
 
   const checkToolCall: ToolSearchSelector['checkToolCall'] = async (toolName, messages, config) => {
     if (!Object.hasOwn(catalog, toolName)) {
-      const resolved = await resolvedFor(config);
-      if (!resolved || !Object.hasOwn(resolved, toolName)) return undefined;
+      if (!(await resolvedFor(config))?.catalog.has(toolName)) return undefined;
     }
     return (await (await sessionFor(messages, config)).isActive(toolName))
       ? undefined
@@ -175,10 +172,8 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
     checkToolCall,
     isCatalogTool: (toolName) => Object.hasOwn(catalog, toolName),
     resolvedTool: async (toolName, config) => {
-      const resolved = await resolvedFor(config);
-      return resolved && Object.hasOwn(resolved, toolName)
-        ? (resolved[toolName] as unknown as BindableTool)
-        : undefined;
+      const entry = (await resolvedFor(config))?.catalog.get(toolName);
+      return entry?.tool as unknown as BindableTool | undefined;
     },
   };
 }
@@ -220,29 +215,6 @@ function toCatalogRecord(tools: readonly LangChainTool[]): Record<string, LangCh
       );
     }
     Object.defineProperty(record, tool.name, { value: tool, enumerable: true });
-  }
-  return record;
-}
-
-/** A request's tools by name; a second tool of the same name is skipped and reported. */
-function toResolvedRecord(
-  tools: readonly LangChainTool[],
-  report: (error: Error) => void,
-): Record<string, LangChainTool> {
-  const record: Record<string, LangChainTool> = {};
-  for (const tool of tools) {
-    const name = tool?.name;
-    if (typeof name !== 'string' || name === '') {
-      report(new TypeError('tool-search-langchain: a tool from resolveTools has no name; skipped'));
-    } else if (Object.hasOwn(record, name)) {
-      report(
-        new Error(
-          `tool-search-langchain: resolveTools returned two tools named "${name}"; the second is skipped`,
-        ),
-      );
-    } else {
-      Object.defineProperty(record, name, { value: tool, enumerable: true });
-    }
   }
   return record;
 }

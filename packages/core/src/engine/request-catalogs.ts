@@ -17,6 +17,31 @@ export interface RequestCatalog<TTool> {
   index: ToolIndex;
 }
 
+/**
+ * A request's tools, described and indexed once by `engine.resolveTools(tools)`: pass it as a
+ * session's `resolvedTools` at every step of the request, and no step passes over the tools again.
+ */
+export class ResolvedTools<TTool> implements RequestCatalog<TTool> {
+  /** The request's tools by id. */
+  readonly catalog: Map<string, CatalogEntry<TTool>>;
+  /** The index of the request's tools. */
+  readonly index: ToolIndex;
+  /** @internal The engine that resolved them: its options ranked them. */
+  readonly owner: object;
+
+  /** @internal Use `engine.resolveTools(tools)`. */
+  constructor(owner: object, resolved: RequestCatalog<TTool>) {
+    this.owner = owner;
+    this.catalog = resolved.catalog;
+    this.index = resolved.index;
+  }
+}
+
+/** A request's tools: a record, or `[key, tool]` pairs. */
+export type RequestTools<TTool> =
+  | Readonly<Record<string, TTool>>
+  | Iterable<readonly [string, TTool]>;
+
 /** How the engine turns a request's tools into a catalog (duplicate and reserved-name checks). */
 export type BuildRequestCatalog<TTool> = (
   tools: Readonly<Record<string, TTool>>,
@@ -85,20 +110,25 @@ export class RequestCatalogs<TTool> {
 
   /**
    * The catalog and index of a request's tools (meta-tool names skipped).
-   * @param tools - the request's tools, keyed as the framework keys them
-   * @param report - called with each tool that was skipped (no id, a duplicate id, a reserved name)
+   * @param tools - the request's tools: a record keyed as the framework keys them, or
+   *   `[key, tool]` pairs (a `Map`, an array), which are cheaper to walk than a large record
+   * @param report - called with each tool that was skipped (no id, a duplicate id or key, a reserved name)
    */
-  resolve(
-    tools: Readonly<Record<string, TTool>>,
-    report: (error: Error) => void,
-  ): RequestCatalog<TTool> {
+  resolve(tools: RequestTools<TTool>, report: (error: Error) => void): RequestCatalog<TTool> {
     const described: Described[] = [];
+    const values: TTool[] = [];
     let hash = 0;
-    for (const key of Object.keys(tools)) {
-      if ((META_TOOL_NAMES as readonly string[]).includes(key)) continue;
-      const entry = this.#describedFor(tools[key]!, key);
+    const visit = (key: string, tool: TTool): void => {
+      if ((META_TOOL_NAMES as readonly string[]).includes(key)) return;
+      const entry = this.#describedFor(tool, key);
       described.push(entry);
+      values.push(tool);
       hash = (Math.imul(hash, HASH_MULTIPLIER) + entry.serial) | 0;
+    };
+    if (isIterable(tools)) {
+      for (const pair of tools) visit(String(pair?.[0]), pair?.[1] as TTool);
+    } else {
+      for (const key of Object.keys(tools)) visit(key, tools[key]!);
     }
     const known = findCached(this.#requests.get(hash), (cached) =>
       sameDescribed(cached.described, described),
@@ -108,13 +138,26 @@ export class RequestCatalogs<TTool> {
       return { catalog: known.catalog, index: known.index };
     }
 
+    const errors: Error[] = [];
+    const skip = (error: Error): void => {
+      errors.push(error);
+      report(error);
+    };
     const byKey = new Map<string, Described>();
     const searchable: Record<string, TTool> = {};
-    for (const entry of described) {
+    for (let position = 0; position < described.length; position++) {
+      const entry = described[position]!;
+      if (byKey.has(entry.key)) {
+        skip(
+          new Error(
+            `ToolSearchEngine: two resolved tools are keyed "${entry.key}"; the second is skipped`,
+          ),
+        );
+        continue;
+      }
       byKey.set(entry.key, entry);
-      Object.defineProperty(searchable, entry.key, { value: tools[entry.key], enumerable: true });
+      Object.defineProperty(searchable, entry.key, { value: values[position], enumerable: true });
     }
-    const errors: Error[] = [];
     const catalog = this.#build(
       searchable,
       (_tool, key) => {
@@ -122,10 +165,7 @@ export class RequestCatalogs<TTool> {
         if (entry.error) throw entry.error;
         return entry.descriptor!;
       },
-      (error) => {
-        errors.push(error);
-        report(error);
-      },
+      skip,
     );
     const indexed = [...catalog.values()].map((entry) => byKey.get(entry.key)!);
     const index = this.#indexFor(indexed);
@@ -180,6 +220,12 @@ export class RequestCatalogs<TTool> {
     this.#indexCount = remember(this.#indexes, hash, { fingerprints, index }, this.#indexCount);
     return index;
   }
+}
+
+function isIterable<TTool>(
+  tools: RequestTools<TTool>,
+): tools is Iterable<readonly [string, TTool]> {
+  return typeof (tools as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
 }
 
 function findCached<TValue>(

@@ -2,7 +2,12 @@ import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore, type StateStats } from '../state/memory-store';
-import { type RequestCatalog, RequestCatalogs } from './request-catalogs';
+import {
+  type RequestCatalog,
+  RequestCatalogs,
+  type RequestTools,
+  ResolvedTools,
+} from './request-catalogs';
 import { ToolSearchSession } from './tool-search-session';
 import { META_TOOL_NAMES, type SessionInit, type ToolSearchEngineOptions } from './types';
 
@@ -117,7 +122,7 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
    * not described again, a request with the same tools reuses its catalog and index, and one
    * with equal content reuses the index (see {@link RequestCatalogs}).
    */
-  requestCatalog(tools: Readonly<Record<string, TTool>>): RequestCatalog<TTool> {
+  requestCatalog(tools: RequestTools<TTool>): RequestCatalog<TTool> {
     // A request's tools come from outside (an MCP server, a dynamic tools function): one bad tool
     // must not fail the request, so a duplicate is skipped and reported instead of thrown.
     return this.#requestCatalogs.resolve(tools, (error) => {
@@ -127,6 +132,24 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
         // Telemetry must never break the agent.
       }
     });
+  }
+
+  /**
+   * Describes and indexes one request's tools, for sessions of that request: pass the result as
+   * `resolvedTools` at each step, so no step passes over the tools again. Tool objects this
+   * engine has seen are not described again, and tools with the same content share an index.
+   * A tool without an id, with a duplicate id or key, or with a meta-tool's name is skipped and reported
+   * through `onError` (operation `'resolvedTools'`).
+   * @param tools - the request's tools: a record keyed as the framework keys them, or
+   *   `[key, tool]` pairs (a `Map`, an array), which are cheaper to walk than a large record
+   * @example
+   * const resolved = engine.resolveTools(await mcpTools(user));
+   * const session = engine.createSession({ threadId, resolvedTools: resolved });
+   */
+  resolveTools(tools: RequestTools<TTool>): ResolvedTools<TTool> {
+    if (!tools || typeof tools !== 'object')
+      throw new TypeError('ToolSearchEngine.resolveTools: `tools` must be a record of tools');
+    return new ResolvedTools(this, this.requestCatalog(tools));
   }
 
   /** Forgets one thread's loaded tools (in-memory or custom store; a no-op under 'context'). */

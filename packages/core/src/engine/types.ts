@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
+import type { ResolvedTools } from './request-catalogs';
 
 /** Where a filter is being asked: search results, a load, or a tool already loaded. */
 export type FilterPhase = 'search' | 'load' | 'active';
@@ -137,8 +138,12 @@ export interface SessionInit<TTool, TContext> {
   /** The conversation thread; without one the session shares no state with other requests. */
   threadId?: string | undefined;
   requestContext?: TContext | undefined;
-  /** Tools resolved for this request alone (MCP tools with the caller's credentials). */
-  resolvedTools?: Readonly<Record<string, TTool>> | undefined;
+  /**
+   * Tools resolved for this request alone (MCP tools with the caller's credentials): a record,
+   * or what `engine.resolveTools(record)` made of one, to skip the pass over the record at each
+   * step of the same request.
+   */
+  resolvedTools?: Readonly<Record<string, TTool>> | ResolvedTools<TTool> | undefined;
   /** The conversation's tool results so far, for `storage: 'context'`. */
   toolResults?: Iterable<ToolResultRecord> | undefined;
 }
