@@ -57,7 +57,10 @@ describe('request-resolved tools', () => {
     const tools = drive(20);
     const first = engine.createSession({ resolvedTools: tools });
     described.length = 0;
-    const changed = { ...tools, drive_list_files: { description: 'Show the subdirectories of a drive' } };
+    const changed = {
+      ...tools,
+      drive_list_files: { description: 'Show the subdirectories of a drive' },
+    };
     const session = engine.createSession({ resolvedTools: changed });
     expect(described).toEqual(['drive_list_files']);
     expect(session.indexes[1]).not.toBe(first.indexes[1]);

@@ -18,6 +18,8 @@ export interface PostingList {
   /** Postings whose document was removed but not yet dropped. */
   dead: number;
   epoch: number;
+  /** `slots` and `frequencies` are views of a snapshot's bytes: copy them before writing. */
+  borrowed: boolean;
 }
 
 export function createPostingList(): PostingList {
@@ -29,6 +31,24 @@ export function createPostingList(): PostingList {
     length: 0,
     dead: 0,
     epoch: -1,
+    borrowed: false,
+  };
+}
+
+/**
+ * A posting list over a snapshot's arrays, full to their length. They are borrowed: appending
+ * grows into new arrays anyway, and compaction copies them before writing.
+ */
+export function postingListOf(slots: Int32Array, frequencies: Uint8Array): PostingList {
+  return {
+    slots,
+    frequencies,
+    weights: EMPTY_WEIGHTS,
+    bonuses: EMPTY_WEIGHTS,
+    length: slots.length,
+    dead: 0,
+    epoch: -1,
+    borrowed: true,
   };
 }
 
@@ -47,6 +67,7 @@ export function postingAppend(
     frequencies.set(posting.frequencies);
     posting.slots = slots;
     posting.frequencies = frequencies;
+    posting.borrowed = false;
   }
   posting.slots[posting.length] = slot;
   const target = posting.length * FIELD_COUNT;
@@ -59,6 +80,11 @@ export function postingAppend(
 
 /** Drops the postings of removed documents (`alive[slot] === 0`), keeping the others in order. */
 export function postingCompact(posting: PostingList, alive: Uint8Array): void {
+  if (posting.borrowed) {
+    posting.slots = posting.slots.slice(0, posting.length);
+    posting.frequencies = posting.frequencies.slice(0, posting.length * FIELD_COUNT);
+    posting.borrowed = false;
+  }
   let kept = 0;
   for (let position = 0; position < posting.length; position++) {
     const slot = posting.slots[position]!;

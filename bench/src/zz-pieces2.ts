@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+const input = readFileSync('/tmp/perfprof/idx-100000.bin');
+const c = () => { const u = process.cpuUsage(); return () => { const d = process.cpuUsage(u); return ((d.user + d.system) / 1000).toFixed(0); }; };
+let done = c();
+const buffer = new ArrayBuffer(input.length); const bytes = new Uint8Array(buffer); bytes.set(input);
+console.log('copy', done(), input.length);
+done = c();
+const words = new Uint32Array(buffer, 0, input.length / 4 - 1);
+let hash = 0x811c9dc5; for (let p = 0; p < words.length; p++) hash = Math.imul(hash ^ words[p]!, 0x01000193);
+console.log('checksum', done());
+done = c();
+const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(input.length - 20_000_000, input.length - 4));
+console.log('decode 20MB', done(), text.length);
+done = c();
+const parts = []; for (let i = 0; i < 220000; i++) parts.push(text.slice(i * 50, i * 50 + 50));
+console.log('slices', done());

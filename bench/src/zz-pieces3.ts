@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { decodeSnapshot } from '../../packages/core/src/search/snapshot-codec.ts';
+import { describeRanking, toIndexOptions } from '../../packages/core/src/search/snapshot-ranking.ts';
+import { ToolIndex } from '../../packages/core/src/search/tool-index.ts';
+const bytes = readFileSync('/tmp/perfprof/idx-100000.bin');
+const c = () => { const u = process.cpuUsage(); return () => { const d = process.cpuUsage(u); return ((d.user + d.system) / 1000).toFixed(0); }; };
+let done = c();
+const d = decodeSnapshot(bytes);
+console.log('decode', done());
+done = c();
+const r = describeRanking(toIndexOptions(d.ranking));
+console.log('describeRanking', done());
+done = c();
+const idx = ToolIndex.fromSnapshot(bytes);
+console.log('full fromSnapshot (2nd)', done());
