@@ -68,6 +68,11 @@ export interface ToolSearchOptions<TTools extends ToolSet, TContext = unknown>
   unloadTool?: boolean;
   /** Ranking options for the index. */
   index?: ToolIndexOptions;
+  /**
+   * The catalog's index as `toolSearch.engine.index.toSnapshot()` wrote it, restored instead of
+   * indexing every tool at start-up (see the core's `snapshot` option).
+   */
+  snapshot?: Uint8Array;
 }
 
 /**

@@ -29,6 +29,8 @@ export type {
 export { loadToolInput, searchToolsInput, unloadToolInput } from './meta-tools/meta-tool-schemas';
 export { catalogInstructions, toolSearchInstructions } from './meta-tools/meta-tool-texts';
 export { MAX_QUERY_LENGTH } from './search/parsed-query';
+export type { SnapshotErrorReason } from './search/snapshot-ranking';
+export { SnapshotError } from './search/snapshot-ranking';
 export { stem } from './search/stemmer';
 export { DEFAULT_STOP_WORDS } from './search/stop-words';
 export type { CjkSegmentation, Tokenizer, TokenizerOptions } from './search/tokenizer';

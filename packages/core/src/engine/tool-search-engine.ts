@@ -74,10 +74,13 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
     };
 
     this.catalog = buildCatalog(options.tools, options.describe, 'tools');
-    this.index = new ToolIndex(
-      [...this.catalog.values()].map((entry) => entry.descriptor),
-      options.index,
-    );
+    this.index =
+      options.snapshot === undefined
+        ? new ToolIndex(
+            [...this.catalog.values()].map((entry) => entry.descriptor),
+            options.index,
+          )
+        : indexFromSnapshot(options.snapshot, this.catalog, options);
     this.#requestCatalogs = new RequestCatalogs({
       describe: options.describe,
       indexOptions: options.index,
@@ -192,6 +195,37 @@ export function createToolSearchEngine<TTool, TContext = unknown>(
   options: ToolSearchEngineOptions<TTool, TContext>,
 ): ToolSearchEngine<TTool, TContext> {
   return new ToolSearchEngine(options);
+}
+
+/**
+ * The catalog's index restored from a snapshot: refused (thrown) when the bytes or the ranking
+ * options are wrong, rebuilt from the catalog (and reported) when the tools differ.
+ */
+function indexFromSnapshot<TTool, TContext>(
+  snapshot: Uint8Array,
+  catalog: ReadonlyMap<string, CatalogEntry<TTool>>,
+  options: ToolSearchEngineOptions<TTool, TContext>,
+): ToolIndex {
+  // The engine's options, defaults included: request-resolved tools are ranked with them too.
+  const index = ToolIndex.fromSnapshot(snapshot, options.index ?? {});
+  const missing = [...catalog.keys()].filter((id) => !index.has(id));
+  const extra = index.size - (catalog.size - missing.length);
+  if (missing.length === 0 && extra === 0) return index;
+  const examples = missing.slice(0, 3).map((id) => JSON.stringify(id));
+  const error = new Error(
+    `ToolSearchEngine: the index snapshot does not match the catalog (${missing.length} catalog tools are not in it${
+      examples.length > 0 ? `, such as ${examples.join(', ')}` : ''
+    }; ${extra} of its tools are not in the catalog). The catalog was indexed instead; rebuild the snapshot.`,
+  );
+  try {
+    options.onError?.({ threadId: undefined, operation: 'snapshot', error });
+  } catch {
+    // Telemetry must never break the agent.
+  }
+  return new ToolIndex(
+    [...catalog.values()].map((entry) => entry.descriptor),
+    options.index,
+  );
 }
 
 function buildCatalog<TTool>(

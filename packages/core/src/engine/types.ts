@@ -124,6 +124,16 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends Tool
   unloadTool?: boolean;
   /** Ranking options for the index. */
   index?: ToolIndexOptions;
+  /**
+   * The catalog's index as `engine.index.toSnapshot()` wrote it (at deploy time, say): the engine
+   * restores it instead of indexing every tool, so a large catalog starts in a fraction of the
+   * time. It must have been built with the same `index` options (otherwise the engine throws a
+   * `SnapshotError`, as it does for damaged bytes or another format version). When its tool ids
+   * are not the catalog's, the engine indexes the catalog as usual and reports the stale
+   * snapshot through `onError` (operation `'snapshot'`). The bytes are read in place: do not
+   * change them afterwards.
+   */
+  snapshot?: Uint8Array;
 }
 
 /** A conversation's tool result, in the framework-neutral shape the context storage reads. */
