@@ -79,4 +79,9 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
   unloadTool?: boolean;
   /** Ranking options of the index (field weights, BM25 parameters, tokenizer). */
   index?: ToolIndexOptions;
+  /**
+   * The catalog's index as a snapshot (`ToolIndex.toSnapshot()` from `tool-search-core`, built
+   * at deploy time), restored instead of indexing every tool at start-up.
+   */
+  snapshot?: Uint8Array;
 }
