@@ -168,7 +168,9 @@ const aiSdk: StepAdapter = {
                   : request.tools
               ).search_tools.execute;
               if (search === undefined) throw new Error('no search_tools');
-              checkResults(await search({ query }, { toolCallId: 'call', messages }));
+              // What the AI SDK passes a tool's execute (ai 7 adds the tool's `context`).
+              const callOptions = { toolCallId: 'call', messages, context: undefined };
+              checkResults(await search({ query }, callOptions as never));
             };
           },
         };
@@ -212,7 +214,7 @@ const langchain: StepAdapter = {
         // createAgent hands every model call the same array of its registered tools.
         const registered = [...(middleware.tools ?? [])] as {
           name: string;
-          invoke: (...args: never[]) => Promise<unknown>;
+          invoke: (input: unknown, config: unknown) => Promise<unknown>;
         }[];
         const search = registered.find((candidate) => candidate.name === 'search_tools');
         if (search === undefined) throw new Error('no search_tools');
