@@ -105,10 +105,8 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
     }
     let set = resolvedSets.get(resolved);
     if (!set) {
-      // Pairs, not a record: walking 10,000 pairs is much cheaper than building a record of them.
-      set = engine.resolveTools(
-        resolved.map((tool) => [typeof tool?.name === 'string' ? tool.name : '', tool] as const),
-      );
+      // The array as it is: walking 10,000 tools is much cheaper than building a record of them.
+      set = engine.resolveTools(resolved, { keyOf: keyOfTool });
       resolvedSets.set(resolved, set);
     }
     return set;
@@ -217,6 +215,10 @@ function toCatalogRecord(tools: readonly LangChainTool[]): Record<string, LangCh
     Object.defineProperty(record, tool.name, { value: tool, enumerable: true });
   }
   return record;
+}
+
+function keyOfTool(tool: LangChainTool): string {
+  return typeof tool?.name === 'string' ? tool.name : '';
 }
 
 /** LangGraph's `thread_id`, as its checkpointers read it. */

@@ -137,6 +137,22 @@ describe('engine.resolveTools', () => {
     expect(await searchNames(session, 'drive files')).toEqual(['drive_list_files']);
   });
 
+  it('takes an array of tools with a key function, described once per object', async () => {
+    const { engine, described } = countingEngine();
+    const list = Object.entries(drive(5)).map(([name, tool]) => ({ name, ...tool }));
+    described.length = 0;
+    const first = engine.resolveTools(list, {
+      keyOf: (tool) => (tool as unknown as { name: string }).name,
+    });
+    const again = engine.resolveTools([...list], {
+      keyOf: (tool) => (tool as unknown as { name: string }).name,
+    });
+    expect(described).toHaveLength(6);
+    expect(again.index).toBe(first.index);
+    const session = engine.createSession({ resolvedTools: again });
+    expect(await searchNames(session, 'cloud drive folder')).toContain('drive_list_files');
+  });
+
   it('refuses tools resolved by another engine, and input that is not tools', () => {
     const { engine } = countingEngine();
     const other = countingEngine().engine;

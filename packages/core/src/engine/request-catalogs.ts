@@ -114,7 +114,11 @@ export class RequestCatalogs<TTool> {
    *   `[key, tool]` pairs (a `Map`, an array), which are cheaper to walk than a large record
    * @param report - called with each tool that was skipped (no id, a duplicate id or key, a reserved name)
    */
-  resolve(tools: RequestTools<TTool>, report: (error: Error) => void): RequestCatalog<TTool> {
+  resolve(
+    tools: RequestTools<TTool> | readonly TTool[],
+    report: (error: Error) => void,
+    keyOf?: (tool: TTool) => string,
+  ): RequestCatalog<TTool> {
     const described: Described[] = [];
     const values: TTool[] = [];
     let hash = 0;
@@ -125,10 +129,15 @@ export class RequestCatalogs<TTool> {
       values.push(tool);
       hash = (Math.imul(hash, HASH_MULTIPLIER) + entry.serial) | 0;
     };
-    if (isIterable(tools)) {
-      for (const pair of tools) visit(String(pair?.[0]), pair?.[1] as TTool);
+    if (keyOf && Array.isArray(tools)) {
+      for (const tool of tools as readonly TTool[]) visit(keyOf(tool), tool);
+    } else if (isIterable(tools)) {
+      for (const pair of tools as Iterable<readonly [string, TTool]>) {
+        visit(String(pair?.[0]), pair?.[1] as TTool);
+      }
     } else {
-      for (const key of Object.keys(tools)) visit(key, tools[key]!);
+      const record = tools as Readonly<Record<string, TTool>>;
+      for (const key of Object.keys(record)) visit(key, record[key]!);
     }
     const known = findCached(this.#requests.get(hash), (cached) =>
       sameDescribed(cached.described, described),
@@ -222,9 +231,7 @@ export class RequestCatalogs<TTool> {
   }
 }
 
-function isIterable<TTool>(
-  tools: RequestTools<TTool>,
-): tools is Iterable<readonly [string, TTool]> {
+function isIterable<TTool>(tools: RequestTools<TTool> | readonly TTool[]): boolean {
   return typeof (tools as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
 }
 

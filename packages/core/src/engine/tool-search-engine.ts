@@ -125,16 +125,23 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
    * not described again, a request with the same tools reuses its catalog and index, and one
    * with equal content reuses the index (see {@link RequestCatalogs}).
    */
-  requestCatalog(tools: RequestTools<TTool>): RequestCatalog<TTool> {
+  requestCatalog(
+    tools: RequestTools<TTool> | readonly TTool[],
+    keyOf?: (tool: TTool) => string,
+  ): RequestCatalog<TTool> {
     // A request's tools come from outside (an MCP server, a dynamic tools function): one bad tool
     // must not fail the request, so a duplicate is skipped and reported instead of thrown.
-    return this.#requestCatalogs.resolve(tools, (error) => {
-      try {
-        this.options.onError?.({ threadId: undefined, operation: 'resolvedTools', error });
-      } catch {
-        // Telemetry must never break the agent.
-      }
-    });
+    return this.#requestCatalogs.resolve(
+      tools,
+      (error) => {
+        try {
+          this.options.onError?.({ threadId: undefined, operation: 'resolvedTools', error });
+        } catch {
+          // Telemetry must never break the agent.
+        }
+      },
+      keyOf,
+    );
   }
 
   /**
@@ -143,16 +150,26 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
    * engine has seen are not described again, and tools with the same content share an index.
    * A tool without an id, with a duplicate id or key, or with a meta-tool's name is skipped and reported
    * through `onError` (operation `'resolvedTools'`).
-   * @param tools - the request's tools: a record keyed as the framework keys them, or
-   *   `[key, tool]` pairs (a `Map`, an array), which are cheaper to walk than a large record
+   * @param tools - the request's tools: a record keyed as the framework keys them, `[key, tool]`
+   *   pairs (a `Map`, an array), or an array of tools with `options.keyOf`; arrays are much
+   *   cheaper to walk than a large record
+   * @param options - `keyOf`: the key of each tool of an array of tools (its name)
    * @example
    * const resolved = engine.resolveTools(await mcpTools(user));
    * const session = engine.createSession({ threadId, resolvedTools: resolved });
    */
-  resolveTools(tools: RequestTools<TTool>): ResolvedTools<TTool> {
+  resolveTools(tools: RequestTools<TTool>): ResolvedTools<TTool>;
+  resolveTools(
+    tools: readonly TTool[],
+    options: { keyOf: (tool: TTool) => string },
+  ): ResolvedTools<TTool>;
+  resolveTools(
+    tools: RequestTools<TTool> | readonly TTool[],
+    options?: { keyOf?: (tool: TTool) => string },
+  ): ResolvedTools<TTool> {
     if (!tools || typeof tools !== 'object')
       throw new TypeError('ToolSearchEngine.resolveTools: `tools` must be a record of tools');
-    return new ResolvedTools(this, this.requestCatalog(tools));
+    return new ResolvedTools(this, this.requestCatalog(tools, options?.keyOf));
   }
 
   /** Forgets one thread's loaded tools (in-memory or custom store; a no-op under 'context'). */
