@@ -1,7 +1,7 @@
 /**
  * One speed measurement in a fresh process, so heap figures are not polluted by other indexes:
  * `node --expose-gc --import ./src/register-ts.ts src/speed-worker.ts <ranker> <size> <queries>
- * <warmup> <searchBudgetSeconds>`. Prints JSON lines on stdout: a `BuildReport` as soon as the
+ * <warmup> <searchBudgetSeconds> [dataFile]`. Prints JSON lines on stdout: a `BuildReport` as soon as the
  * index is built, then a `SpeedResult`. Started by `speed.ts`.
  */
 import { performance } from 'node:perf_hooks';
@@ -37,7 +37,7 @@ function fullGc(): void {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const [key, sizeText, queriesText, warmupText, budgetText] = argv;
+  const [key, sizeText, queriesText, warmupText, budgetText, dataFile] = argv;
   const ranker = key === undefined ? undefined : rankerByKey(key);
   if (ranker === undefined) throw new Error(`unknown ranker ${key}`);
   const size = Number(sizeText);
@@ -45,7 +45,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const warmup = Number(warmupText ?? 50);
   const budgetMs = Number(budgetText ?? 120) * 1000;
 
-  const data = loadDataSet(SPEED_DATA_FILE);
+  const data = loadDataSet(dataFile ?? SPEED_DATA_FILE);
   const catalog = repeatCatalog(data.tools, size);
   const queries = spread(data.queries, queryCount).map((q) => q.query);
   const prepared = ranker.prepare(catalog);

@@ -1,50 +1,97 @@
 /**
- * Build time, search latency and heap of `ToolIndex`, Mastra's `ToolSearchProcessor` and
- * MiniSearch on catalogs of 1,000, 10,000 and 100,000 tools (the dev-bfcl catalog repeated with
- * numbered ids), each measured in a fresh `node --expose-gc` child process.
+ * Speed of `tool-search-core` and its adapters against Mastra's built-in `ToolSearchProcessor`
+ * (and MiniSearch for the index), on catalogs made by repeating a data file's tools with numbered
+ * ids. Every row runs in a fresh child process. Three sections:
  *
- * Usage: `pnpm bench:speed [--sizes 1000,10000,100000] [--queries 200] [--warmup 50]
- * [--search-budget 120] [--mastra-timeout 300] [--timeout 900]`. Each process stops searching
- * once `--search-budget` seconds of timed searches are spent and reports over the searches done.
- * A Mastra process still running after `--mastra-timeout` seconds (other rankers:
- * `--timeout`) is stopped and reported as skipped, with its build figures if it got that far.
+ * - **build**: build time, heap and search latency of the index, per data file and size;
+ * - **steps**: what an agent step costs besides the model call, per adapter, with a static
+ *   catalog and with request-resolved tools;
+ * - **snapshot**: snapshot size, restore time and first search, against a cold build.
+ *
+ * Usage: `pnpm bench:speed [--only build,steps,snapshot] [--data a.json,b.json]
+ * [--sizes 1000,10000,100000] [--queries 200] [--warmup 50] [--search-budget 120]
+ * [--mastra-timeout 300] [--timeout 900] [--step-sizes 1000,10000] [--steps 200]
+ * [--step-warmup 20] [--step-budget 60] [--snapshot-sizes 10000,100000]`.
+ * Relative data paths are taken from where the command was started.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadDataSet, resolveDataFiles, SPEED_DATA_FILE } from './data';
 import { count, markdownTable, megabytes, ms, ratio } from './format';
 import { defaultRankers } from './rankers';
+import type { SnapshotBuildResult, SnapshotRestoreResult } from './snapshot-worker';
 import type { BuildReport, SpeedResult } from './speed-worker';
+import type { StepResult } from './step-worker';
+import { type CatalogMode, STEP_ADAPTERS } from './steps';
 
-const WORKER = path.join(import.meta.dirname, 'speed-worker.ts');
+const SPEED_WORKER = path.join(import.meta.dirname, 'speed-worker.ts');
+const STEP_WORKER = path.join(import.meta.dirname, 'step-worker.ts');
+const SNAPSHOT_WORKER = path.join(import.meta.dirname, 'snapshot-worker.ts');
 const REGISTER = path.join(import.meta.dirname, 'register-ts.ts');
+const SECTIONS = ['build', 'steps', 'snapshot'] as const;
+type Section = (typeof SECTIONS)[number];
 
 interface Options {
+  only: Section[];
+  dataFiles: string[];
   sizes: number[];
   queries: number;
   warmup: number;
   searchBudgetS: number;
   mastraTimeoutS: number;
   timeoutS: number;
+  stepSizes: number[];
+  steps: number;
+  stepWarmup: number;
+  stepBudgetS: number;
+  snapshotSizes: number[];
+}
+
+function sizesOf(flag: string, value: string): number[] {
+  const sizes = value.split(',').map(Number);
+  if (sizes.some((size) => !Number.isInteger(size) || size <= 0)) {
+    throw new Error(`${flag} takes positive integers, comma-separated`);
+  }
+  return sizes;
 }
 
 function parseOptions(argv: readonly string[]): Options {
   const options: Options = {
+    only: [...SECTIONS],
+    dataFiles: [],
     sizes: [1_000, 10_000, 100_000],
     queries: 200,
     warmup: 50,
     searchBudgetS: 120,
     mastraTimeoutS: 300,
     timeoutS: 900,
+    stepSizes: [1_000, 10_000],
+    steps: 200,
+    stepWarmup: 20,
+    stepBudgetS: 60,
+    snapshotSizes: [10_000, 100_000],
   };
   for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
+    const flag = argv[i]!;
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     i++;
     const number = Number(value);
     switch (flag) {
+      case '--only':
+        options.only = value.split(',').map((section) => {
+          if (!(SECTIONS as readonly string[]).includes(section))
+            throw new Error(`--only takes ${SECTIONS.join(', ')}`);
+          return section as Section;
+        });
+        break;
+      case '--data':
+        options.dataFiles = resolveDataFiles(value.split(','));
+        break;
       case '--sizes':
-        options.sizes = value.split(',').map(Number);
+        options.sizes = sizesOf(flag, value);
         break;
       case '--queries':
         options.queries = number;
@@ -61,43 +108,54 @@ function parseOptions(argv: readonly string[]): Options {
       case '--timeout':
         options.timeoutS = number;
         break;
+      case '--step-sizes':
+        options.stepSizes = sizesOf(flag, value);
+        break;
+      case '--steps':
+        options.steps = number;
+        break;
+      case '--step-warmup':
+        options.stepWarmup = number;
+        break;
+      case '--step-budget':
+        options.stepBudgetS = number;
+        break;
+      case '--snapshot-sizes':
+        options.snapshotSizes = sizesOf(flag, value);
+        break;
       default:
         throw new Error(`unknown option ${flag}`);
     }
   }
-  if (options.sizes.some((size) => !Number.isInteger(size) || size <= 0)) {
-    throw new Error('--sizes takes positive integers, comma-separated');
+  if (options.dataFiles.length === 0) {
+    options.dataFiles = resolveDataFiles([]).sort(
+      (left, right) => Number(right === SPEED_DATA_FILE) - Number(left === SPEED_DATA_FILE),
+    );
   }
   return options;
 }
 
-/** A worker's figures: complete, build-only (stopped while searching), or none. */
-type Outcome =
-  | { ok: true; result: SpeedResult }
-  | { ok: false; reason: string; build?: BuildReport };
+/** What a child process printed (its JSON lines), and how it ended. */
+interface ChildOutcome {
+  reports: Record<string, unknown>[];
+  ok: boolean;
+  timedOut: boolean;
+  reason: string;
+}
 
-/** Runs one worker; resolves to its figures, or to why there are none. */
-function runWorker(
-  key: string,
-  size: number,
-  options: Options,
+/** Runs a worker in a fresh Node process with this process's flags plus `--expose-gc`. */
+function runChild(
+  script: string,
+  args: readonly string[],
   timeoutS: number,
-): Promise<Outcome> {
-  // Forward this process's flags (--conditions, --import) and add --expose-gc.
+): Promise<ChildOutcome> {
   const execArgv = [...process.execArgv];
   if (!execArgv.includes('--expose-gc')) execArgv.push('--expose-gc');
   if (!execArgv.some((arg) => arg.includes('register-ts'))) execArgv.push('--import', REGISTER);
-  const args = [
-    ...execArgv,
-    WORKER,
-    key,
-    String(size),
-    String(options.queries),
-    String(options.warmup),
-    String(options.searchBudgetS),
-  ];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...execArgv, script, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -116,78 +174,240 @@ function runWorker(
       const reports = stdout
         .split('\n')
         .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as BuildReport | SpeedResult);
-      const build = reports.find((report): report is BuildReport => report.phase === 'build');
-      const done = reports.find((report): report is SpeedResult => report.phase === 'done');
-      if (done !== undefined && code === 0) {
-        resolve({ ok: true, result: done });
-        return;
-      }
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       const reason = timedOut
         ? `skipped (would take > ${timeoutS} s)`
         : `failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`;
-      resolve(build === undefined ? { ok: false, reason } : { ok: false, reason, build });
+      resolve({ reports, ok: code === 0 && !timedOut, timedOut, reason });
     });
   });
 }
 
-async function main(argv: readonly string[]): Promise<void> {
-  const options = parseOptions(argv);
+async function buildSection(options: Options, dataFile: string): Promise<void> {
   const rankers = defaultRankers();
+  const name = path.basename(dataFile, '.json');
   console.log(
-    `# Speed (dev-bfcl catalog repeated; up to ${options.queries} timed queries after up to ${options.warmup} warm-up searches; node ${process.version}; one fresh process per row)\n`,
+    `## Build and search: ${name} repeated (up to ${options.queries} timed queries after up to ${options.warmup} warm-up searches)\n`,
   );
   for (const size of options.sizes) {
-    const outcomes = new Map<string, Outcome>();
+    const results = new Map<string, SpeedResult | BuildReport | undefined>();
     const rows: string[][] = [];
     for (const ranker of rankers) {
       const timeoutS = ranker.key === 'mastra' ? options.mastraTimeoutS : options.timeoutS;
-      const outcome = await runWorker(ranker.key, size, options, timeoutS);
-      outcomes.set(ranker.key, outcome);
-      if (outcome.ok) {
-        const r = outcome.result;
+      const outcome = await runChild(
+        SPEED_WORKER,
+        [
+          ranker.key,
+          String(size),
+          String(options.queries),
+          String(options.warmup),
+          String(options.searchBudgetS),
+          dataFile,
+        ],
+        timeoutS,
+      );
+      const done = outcome.reports.find((report) => report.phase === 'done') as
+        | SpeedResult
+        | undefined;
+      const build = outcome.reports.find((report) => report.phase === 'build') as
+        | BuildReport
+        | undefined;
+      if (outcome.ok && done) {
+        results.set(ranker.key, done);
         rows.push([
           ranker.label,
-          ms(r.buildMs),
-          megabytes(r.heapBytes),
-          ms(r.medianSearchMs),
-          ms(r.p90SearchMs),
-          String(r.searches),
+          ms(done.buildMs),
+          megabytes(done.heapBytes),
+          ms(done.medianSearchMs),
+          ms(done.p90SearchMs),
+          String(done.searches),
         ]);
-      } else if (outcome.build !== undefined) {
-        const b = outcome.build;
-        rows.push([ranker.label, ms(b.buildMs), megabytes(b.heapBytes), outcome.reason, '', '']);
+      } else if (build) {
+        results.set(ranker.key, build);
+        rows.push([
+          ranker.label,
+          ms(build.buildMs),
+          megabytes(build.heapBytes),
+          outcome.reason,
+          '',
+          '',
+        ]);
       } else {
         rows.push([ranker.label, outcome.reason, '', '', '', '']);
       }
     }
-    console.log(`## ${count(size)} tools\n`);
+    console.log(`### ${count(size)} tools\n`);
     console.log(
       markdownTable(
         ['ranker', 'build ms', 'heap MB', 'median search ms', 'p90 search ms', 'timed searches'],
         rows,
       ),
     );
-    const ours = outcomes.get('ours');
-    const mastra = outcomes.get('mastra');
-    const o = ours?.ok ? ours.result : undefined;
-    const m = mastra?.ok ? mastra.result : mastra?.build;
-    if (o !== undefined && m !== undefined) {
+    const ours = results.get('ours');
+    const mastra = results.get('mastra');
+    if (ours && mastra) {
       const parts = [
-        `build ${ratio(o.buildMs, m.buildMs, 'faster', 'slower')}`,
-        `heap ${ratio(o.heapBytes, m.heapBytes, 'smaller', 'larger')}`,
+        `build ${ratio(ours.buildMs, mastra.buildMs, 'faster', 'slower')}`,
+        `heap ${ratio(ours.heapBytes, mastra.heapBytes, 'smaller', 'larger')}`,
       ];
-      if (mastra?.ok) {
-        const r = mastra.result;
+      if ('medianSearchMs' in ours && 'medianSearchMs' in mastra) {
         parts.push(
-          `search ${ratio(o.medianSearchMs, r.medianSearchMs, 'faster', 'slower')} (median)`,
-          `${ratio(o.p90SearchMs, r.p90SearchMs, 'faster', 'slower')} (p90)`,
+          `search ${ratio(ours.medianSearchMs, mastra.medianSearchMs, 'faster', 'slower')} (median)`,
+          `${ratio(ours.p90SearchMs, mastra.p90SearchMs, 'faster', 'slower')} (p90)`,
         );
       }
       console.log(`\nToolIndex vs Mastra: ${parts.join(', ')}`);
     }
     console.log('');
   }
+}
+
+async function stepsSection(options: Options, dataFile: string): Promise<void> {
+  const name = path.basename(dataFile, '.json');
+  console.log(
+    `## Cost of an agent step: ${name} repeated (the adapter's step hook plus one search_tools call; median and p90 of up to ${options.steps} steps after ${options.stepWarmup})\n`,
+  );
+  const modes: CatalogMode[] = ['static', 'resolved'];
+  for (const size of options.stepSizes) {
+    const results = new Map<string, StepResult | string>();
+    for (const adapter of STEP_ADAPTERS) {
+      for (const mode of modes) {
+        const timeoutS =
+          adapter.key === 'mastra-builtin' ? options.mastraTimeoutS : options.timeoutS;
+        const outcome = await runChild(
+          STEP_WORKER,
+          [
+            adapter.key,
+            mode,
+            String(size),
+            String(options.steps),
+            String(options.stepWarmup),
+            String(options.stepBudgetS),
+            dataFile,
+          ],
+          timeoutS,
+        );
+        const result = outcome.reports[0] as StepResult | undefined;
+        results.set(`${adapter.key}:${mode}`, outcome.ok && result ? result : outcome.reason);
+      }
+    }
+    const cells = (key: string, mode: CatalogMode): string[] => {
+      const result = results.get(`${key}:${mode}`);
+      const mastra = results.get(`mastra-builtin:${mode}`);
+      if (typeof result !== 'object') return [result ?? '', '', ''];
+      const versus =
+        key === 'mastra-builtin' || typeof mastra !== 'object'
+          ? ''
+          : ratio(result.medianStepMs, mastra.medianStepMs, 'less', 'more');
+      return [ms(result.medianStepMs), ms(result.p90StepMs), versus];
+    };
+    const rows = STEP_ADAPTERS.map((adapter) => [
+      adapter.label,
+      ...cells(adapter.key, 'static'),
+      ...cells(adapter.key, 'resolved'),
+    ]);
+    // The MCP gateway's step (tools/list plus one search_tools call) is measured by its own
+    // benchmark and joins this table when that package lands.
+    rows.push(['tool-search-mcp gateway', 'not measured here yet', '', '', '', '', '']);
+    console.log(`### ${count(size)} tools\n`);
+    console.log(
+      markdownTable(
+        [
+          'adapter',
+          'static median ms',
+          'static p90 ms',
+          'static vs Mastra',
+          'resolved median ms',
+          'resolved p90 ms',
+          'resolved vs Mastra',
+        ],
+        rows,
+      ),
+    );
+    console.log('');
+  }
+}
+
+async function snapshotSection(options: Options, dataFile: string): Promise<void> {
+  const name = path.basename(dataFile, '.json');
+  const folder = mkdtempSync(path.join(tmpdir(), 'tool-search-snapshot-'));
+  console.log(`## Index snapshots: ${name} repeated (build and restore each in a fresh process)\n`);
+  const query = loadDataSet(dataFile).queries[0]?.query;
+  const rows: string[][] = [];
+  try {
+    for (const size of options.snapshotSizes) {
+      const file = path.join(folder, `${size}.index`);
+      const built = await runChild(
+        SNAPSHOT_WORKER,
+        ['build', String(size), dataFile, file],
+        options.timeoutS,
+      );
+      const build = built.reports[0] as SnapshotBuildResult | undefined;
+      if (!built.ok || !build) {
+        rows.push([count(size), built.reason, '', '', '', '', '', '']);
+        continue;
+      }
+      const restored = await runChild(
+        SNAPSHOT_WORKER,
+        ['restore', file, dataFile],
+        options.timeoutS,
+      );
+      const restore = restored.reports[0] as SnapshotRestoreResult | undefined;
+      if (!restored.ok || !restore) {
+        rows.push([
+          count(size),
+          ms(build.buildMs),
+          megabytes(build.snapshotBytes),
+          restored.reason,
+          '',
+          '',
+          '',
+          '',
+        ]);
+        continue;
+      }
+      rows.push([
+        count(size),
+        ms(build.buildMs),
+        ms(build.snapshotMs),
+        megabytes(build.snapshotBytes),
+        ms(restore.readMs),
+        ms(restore.restoreMs),
+        ms(restore.firstSearchMs),
+        ratio(restore.restoreMs, build.buildMs, 'faster', 'slower'),
+      ]);
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  console.log(
+    markdownTable(
+      [
+        'tools',
+        'build ms',
+        'toSnapshot ms',
+        'snapshot MB',
+        'read file ms',
+        'restore ms',
+        'first search ms',
+        'restore vs build',
+      ],
+      rows,
+    ),
+  );
+  console.log(`\nFirst search: ${JSON.stringify(query ?? '')}.\n`);
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const options = parseOptions(argv);
+  const [first] = options.dataFiles;
+  if (first === undefined) throw new Error('no data file');
+  console.log(`# Speed (node ${process.version}; one fresh process per row)\n`);
+  if (options.only.includes('build')) {
+    for (const dataFile of options.dataFiles) await buildSection(options, dataFile);
+  }
+  if (options.only.includes('steps')) await stepsSection(options, first);
+  if (options.only.includes('snapshot')) await snapshotSection(options, first);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -5,6 +5,7 @@ import {
   type FusionSettings,
   type LoadedToolsStore,
   type MetaTool,
+  type ResolvedTools,
   type SearchSettings,
   type ToolFilter,
   type ToolIndexOptions,
@@ -81,6 +82,11 @@ export interface ToolSearchOptions<TTools extends ToolSet, TContext = unknown>
   embed?: EmbedFunction;
   /** Fusion weights, `k`, the embedding timeout and batch size. */
   fusion?: FusionSettings;
+  /**
+   * The catalog's index as `toolSearch.engine.index.toSnapshot()` wrote it, restored instead of
+   * indexing every tool at start-up (see the core's `snapshot` option).
+   */
+  snapshot?: Uint8Array;
 }
 
 /**
@@ -126,8 +132,8 @@ export interface CreatePrepareStepOptions<TInput, TContext> {
   context?: TContext;
 }
 
-/** What {@link createToolSearch} returns. */
-export interface ToolSearch<TTools extends ToolSet, TContext = unknown> {
+/** The hooks of one request: what a `generateText` / `streamText` call is given. */
+export interface ToolSearchCall<TTools extends ToolSet, TContext = unknown> {
   /** The catalog plus the meta-tools: pass it as `tools`. */
   tools: TTools & Record<MetaToolName, Tool>;
   /** Pass as `prepareStep`: it narrows `activeTools` to the meta-tools, pinned and loaded tools. */
@@ -140,6 +146,36 @@ export interface ToolSearch<TTools extends ToolSet, TContext = unknown> {
   createPrepareStep<TInput extends PrepareStepInput>(
     options?: CreatePrepareStepOptions<TInput, TContext>,
   ): (options: TInput) => Promise<ToolSearchStepResult<TTools>>;
+}
+
+/** One request with tools of its own, from {@link ToolSearch.forRequest}. */
+export interface ToolSearchRequest<TTools extends ToolSet, TContext = unknown>
+  extends ToolSearchCall<TTools, TContext> {
+  /**
+   * The meta-tools bound to this request alone, for merging into a tool set of your own
+   * (`tools` is that merge: the catalog, the request's tools and these).
+   */
+  metaTools: Record<MetaToolName, Tool>;
+}
+
+/** What {@link createToolSearch} returns. */
+export interface ToolSearch<TTools extends ToolSet, TContext = unknown>
+  extends ToolSearchCall<TTools, TContext> {
+  /**
+   * Tool search over the catalog plus tools resolved for one request (MCP tools with the caller's
+   * credentials): they are searchable for this request alone, withheld until loaded, and a tool
+   * of the same name in the catalog is shadowed. Call it once per request and pass its `tools`
+   * and `prepareStep`; the record is read at the request's first step, so a change to it needs a
+   * new `forRequest`. Tool objects seen before are not described or indexed again, so hand the
+   * same objects back when they have not changed.
+   * @param tools - the request's tools, keyed by the name the model loads them by
+   * @example
+   * const request = toolSearch.forRequest(await mcpClient.tools());
+   * await generateText({ model, tools: request.tools, prepareStep: request.prepareStep, prompt });
+   */
+  forRequest<TResolved extends ToolSet>(
+    tools: TResolved,
+  ): ToolSearchRequest<TTools & TResolved, TContext>;
   /** A system-prompt paragraph that explains the meta-tools to the model. */
   instructions: string;
   /**
@@ -180,58 +216,94 @@ export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
   });
   const threadOf = (context: TContext | undefined): string | undefined =>
     typeof threadId === 'function' ? threadId(context) : threadId;
-  const sessionFor = (context: TContext | undefined, messages: readonly unknown[] | undefined) =>
-    engine.createSession({
-      threadId: threadOf(context),
-      requestContext: context,
-      toolResults: toolResultsFromMessages(messages),
-    });
-
   const probe = engine.createSession();
   const metaNames = probe.metaTools.map((metaTool) => metaTool.name as MetaToolName);
-  const metaTools = Object.fromEntries(
-    probe.metaTools.map((metaTool) => [metaTool.name, toAiTool(metaTool, sessionFor)]),
-  ) as Record<MetaToolName, Tool>;
 
-  const createPrepareStep = <TInput extends PrepareStepInput>(
-    stepOptions: CreatePrepareStepOptions<TInput, TContext> = {},
-  ) => {
-    const hasContext = 'context' in stepOptions;
-    return async (input: TInput): Promise<ToolSearchStepResult<TTools>> => {
-      const context = (
-        hasContext ? stepOptions.context : (input.runtimeContext ?? input.experimental_context)
-      ) as TContext | undefined;
-      const userResult = ((await stepOptions.prepareStep?.(input)) ?? {}) as {
-        activeTools?: readonly string[];
-        toolOrder?: readonly string[];
-        messages?: readonly unknown[];
-        toolsContext?: Record<string, unknown>;
-      };
-      const session = sessionFor(context, userResult.messages ?? input.messages);
-      await recheckLastCalls(session, input.steps);
-      const active = [...metaNames, ...(await session.activeTools()).map((tool) => tool.id)];
-      const narrowed = userResult.activeTools
-        ? active.filter((name) => userResult.activeTools!.includes(name))
-        : active;
-      const names = narrowed as ToolSearchToolName<TTools>[];
-      return {
-        ...userResult,
-        activeTools: names,
-        toolOrder: (userResult.toolOrder as ToolSearchToolName<TTools>[] | undefined) ?? names,
-        // ai 7 gives a tool's execute only its own `toolsContext` entry, never `runtimeContext`.
-        toolsContext: {
-          ...(input.toolsContext as Record<string, unknown> | undefined),
-          ...userResult.toolsContext,
-          ...Object.fromEntries(metaNames.map((name) => [name, context])),
-        },
-      } as ToolSearchStepResult<TTools>;
+  /** The meta-tools and `prepareStep` of calls whose request-resolved tools are `resolvedTools`. */
+  const bind = (resolvedTools: ToolSet | undefined) => {
+    // Described and indexed at the request's first step, then shared by all its steps.
+    let resolved: ResolvedTools<AiTool> | undefined;
+    const sessionFor = (
+      context: TContext | undefined,
+      messages: readonly unknown[] | undefined,
+    ): ToolSearchSession<AiTool, TContext> => {
+      if (resolvedTools && !resolved) resolved = engine.resolveTools(resolvedTools);
+      return engine.createSession({
+        threadId: threadOf(context),
+        requestContext: context,
+        resolvedTools: resolved,
+        toolResults: toolResultsFromMessages(messages),
+      });
     };
+    const metaTools = Object.fromEntries(
+      probe.metaTools.map((metaTool) => [metaTool.name, toAiTool(metaTool, sessionFor)]),
+    ) as Record<MetaToolName, Tool>;
+    const createPrepareStep = <TInput extends PrepareStepInput>(
+      stepOptions: CreatePrepareStepOptions<TInput, TContext> = {},
+    ) => {
+      const hasContext = 'context' in stepOptions;
+      return async (input: TInput): Promise<ToolSearchStepResult<TTools>> => {
+        const context = (
+          hasContext ? stepOptions.context : (input.runtimeContext ?? input.experimental_context)
+        ) as TContext | undefined;
+        const userResult = ((await stepOptions.prepareStep?.(input)) ?? {}) as {
+          activeTools?: readonly string[];
+          toolOrder?: readonly string[];
+          messages?: readonly unknown[];
+          toolsContext?: Record<string, unknown>;
+        };
+        const session = sessionFor(context, userResult.messages ?? input.messages);
+        await recheckLastCalls(session, input.steps);
+        const active = [...metaNames, ...(await session.activeTools()).map((tool) => tool.id)];
+        const narrowed = userResult.activeTools
+          ? active.filter((name) => userResult.activeTools!.includes(name))
+          : active;
+        const names = narrowed as ToolSearchToolName<TTools>[];
+        return {
+          ...userResult,
+          activeTools: names,
+          toolOrder: (userResult.toolOrder as ToolSearchToolName<TTools>[] | undefined) ?? names,
+          // ai 7 gives a tool's execute only its own `toolsContext` entry, never `runtimeContext`.
+          toolsContext: {
+            ...(input.toolsContext as Record<string, unknown> | undefined),
+            ...userResult.toolsContext,
+            ...Object.fromEntries(metaNames.map((name) => [name, context])),
+          },
+        } as ToolSearchStepResult<TTools>;
+      };
+    };
+    return { metaTools, createPrepareStep, prepareStep: createPrepareStep() };
   };
 
+  const base = bind(undefined);
   return {
-    tools: { ...metaTools, ...options.tools },
-    prepareStep: createPrepareStep(),
-    createPrepareStep,
+    tools: { ...base.metaTools, ...options.tools },
+    prepareStep: base.prepareStep,
+    createPrepareStep: base.createPrepareStep,
+    forRequest: <TResolved extends ToolSet>(resolved: TResolved) => {
+      if (!resolved || typeof resolved !== 'object') {
+        throw new TypeError('tool-search-ai-sdk: forRequest(tools) takes a record of tools');
+      }
+      const request = bind(resolved);
+      let merged: (TTools & TResolved & Record<MetaToolName, Tool>) | undefined;
+      return {
+        metaTools: request.metaTools,
+        prepareStep: request.prepareStep,
+        createPrepareStep: request.createPrepareStep,
+        // Merged on first read: the catalog and the request's tools can be large.
+        get tools() {
+          // Spread (own data properties, so a tool named `__proto__` stays a tool); the
+          // meta-tools go first for their place and last so that no request tool replaces them.
+          merged ??= {
+            ...request.metaTools,
+            ...options.tools,
+            ...resolved,
+            ...request.metaTools,
+          } as TTools & TResolved & Record<MetaToolName, Tool>;
+          return merged;
+        },
+      } as ToolSearchRequest<TTools & TResolved, TContext>;
+    },
     instructions: probe.instructions,
     rankTools: createRankTools(engine),
     engine,
@@ -277,7 +349,7 @@ async function recheckLastCalls<TContext>(
   const last = steps?.at(-1) as { toolCalls?: { toolName?: unknown; invalid?: unknown }[] };
   const budgeted = session.engine.options.maxLoadedTools !== undefined;
   for (const call of last?.toolCalls ?? []) {
-    if (typeof call.toolName !== 'string' || !session.engine.catalog.has(call.toolName)) continue;
+    if (typeof call.toolName !== 'string' || !session.lookup(call.toolName)) continue;
     if (budgeted || call.invalid === true) await session.isActive(call.toolName);
   }
 }

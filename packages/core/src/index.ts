@@ -10,6 +10,7 @@ export type { OpenAICompatibleEmbedOptions } from './embedding/openai-compatible
 export { createOpenAICompatibleEmbed } from './embedding/openai-compatible-embed';
 export type { VectorCacheOptions } from './embedding/vector-cache';
 export { VectorCache } from './embedding/vector-cache';
+export type { RequestCatalog, RequestTools, ResolvedTools } from './engine/request-catalogs';
 export { toToolRecord } from './engine/to-tool-record';
 export type { CatalogEntry, ToolCatalog } from './engine/tool-catalog';
 export type { ResolvedFusionSettings } from './engine/tool-search-engine';
@@ -47,6 +48,8 @@ export {
 export { MAX_QUERY_LENGTH } from './search/parsed-query';
 export type { FusedResult, WeightedRanking } from './search/reciprocal-rank-fusion';
 export { DEFAULT_RRF_K, fuseRankings } from './search/reciprocal-rank-fusion';
+export type { SnapshotErrorReason } from './search/snapshot-ranking';
+export { SnapshotError } from './search/snapshot-ranking';
 export { stem } from './search/stemmer';
 export { DEFAULT_STOP_WORDS } from './search/stop-words';
 export type { CjkSegmentation, Tokenizer, TokenizerOptions } from './search/tokenizer';

@@ -27,6 +27,21 @@ export function toolSearchMiddleware(options: ToolSearchMiddlewareOptions) {
   const { instructions, ...searchOptions } = options;
   const search: ToolSearchSelector = createToolSearchSelector(searchOptions);
   const instruction = instructions === undefined ? search.instructions : instructions;
+  // createAgent hands every model call the same array of registered tools: split it once.
+  const partitions = new WeakMap<readonly unknown[], Partition>();
+  const partitionOf = <TTool>(tools: readonly TTool[]): Partition<TTool> => {
+    let partition = partitions.get(tools) as Partition<TTool> | undefined;
+    if (!partition || partition.length !== tools.length) {
+      partition = { length: tools.length, kept: [], registered: new Map() };
+      for (const tool of tools) {
+        const name = toolName(tool);
+        if (name !== undefined) partition.registered.set(name, tool);
+        if (!search.isCatalogTool(name ?? '')) partition.kept.push(tool);
+      }
+      partitions.set(tools, partition as Partition);
+    }
+    return partition;
+  };
   return createMiddleware({
     name: 'ToolSearchMiddleware',
     tools: [...search.metaTools, ...(options.tools as unknown as StructuredToolInterface[])],
@@ -34,11 +49,14 @@ export function toolSearchMiddleware(options: ToolSearchMiddlewareOptions) {
       const active = await search.activeTools(request.state.messages, request.runtime);
       // Keep the agent's own tools and the meta-tools where they are; append active catalog
       // tools in load order. Instances come from `request.tools`: createAgent rejects look-alikes.
-      const registered = new Map(request.tools.map((tool) => [toolName(tool), tool]));
+      // A request-resolved tool was never registered: it is added as is, and run by wrapToolCall.
+      const { kept, registered } = partitionOf(request.tools);
       const tools: typeof request.tools = [
-        ...request.tools.filter((tool) => !search.isCatalogTool(toolName(tool) ?? '')),
+        ...kept,
         ...active.flatMap((tool) => {
-          const instance = registered.get(tool.name);
+          const instance = search.isCatalogTool(tool.name)
+            ? registered.get(tool.name)
+            : (tool as unknown as (typeof request.tools)[number]);
           return instance ? [instance] : [];
         }),
       ];
@@ -51,8 +69,11 @@ export function toolSearchMiddleware(options: ToolSearchMiddlewareOptions) {
     wrapToolCall: async (request, handler) => {
       const { name, id } = request.toolCall;
       let refusal: string | undefined;
+      let resolved: StructuredToolInterface | undefined;
       try {
         refusal = await search.checkToolCall(name, request.state.messages, request.runtime);
+        // The request's own instance runs, even where a catalog tool of that name is registered.
+        if (refusal === undefined) resolved = await search.resolvedTool(name, request.runtime);
       } catch {
         // The core answers store and filter failures itself; anything else still refuses.
         refusal = `Tool "${name}" cannot run right now. Try again.`;
@@ -60,9 +81,17 @@ export function toolSearchMiddleware(options: ToolSearchMiddlewareOptions) {
       // A throw here would end the whole invocation: answer the model instead.
       if (refusal !== undefined)
         return new ToolMessage({ content: refusal, tool_call_id: id ?? '', name, status: 'error' });
-      return handler(request);
+      return handler(resolved ? { ...request, tool: resolved as typeof request.tool } : request);
     },
   });
+}
+
+/** The registered tools of a model call, split once per array. */
+interface Partition<TTool = unknown> {
+  length: number;
+  /** Tools that are not catalog tools (the agent's own and the meta-tools), in order. */
+  kept: TTool[];
+  registered: Map<string, TTool>;
 }
 
 function toolName(tool: unknown): string | undefined {

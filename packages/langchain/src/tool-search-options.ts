@@ -52,4 +52,15 @@ export interface ToolSearchOptions
    * search answers with BM25F alone and `onError` says why. Or pass any function as `embed`.
    */
   embeddings?: EmbeddingsInterface;
+  /**
+   * Tools resolved per request (MCP tools with the caller's credentials): searchable for that
+   * request alone, withheld until loaded, and shadowing a catalog tool of the same name. Called
+   * with the run's runtime at each model call and tool call, so return the same tool objects
+   * while they have not changed: a tool object seen before is not described or indexed again.
+   * Under `toolSearchMiddleware` the agent runs a loaded one through the middleware, since
+   * `createAgent` never registered it.
+   */
+  resolveTools?: (
+    runtime: ToolSearchRuntime | undefined,
+  ) => readonly LangChainTool[] | Promise<readonly LangChainTool[]>;
 }

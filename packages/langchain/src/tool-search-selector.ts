@@ -2,6 +2,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { tool as createTool, type StructuredToolInterface } from '@langchain/core/tools';
 import {
   createToolSearchEngine,
+  type ResolvedTools,
   type ToolSearchEngine,
   type ToolSearchSession,
 } from 'tool-search-core';
@@ -53,6 +54,11 @@ export interface ToolSearchSelector {
   ): Promise<string | undefined>;
   /** Whether a name is one of the catalog's tools. */
   isCatalogTool(toolName: string): boolean;
+  /**
+   * The request-resolved tool (see `resolveTools`) a call names, or `undefined` when the name is
+   * not one of the request's tools: what runs a loaded resolved tool, which no agent registered.
+   */
+  resolvedTool(toolName: string, config?: ToolSearchRuntime): Promise<BindableTool | undefined>;
 }
 
 /**
@@ -71,6 +77,7 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
     describe = describeTool,
     storage = 'context',
     embeddings,
+    resolveTools,
     ...rest
   } = options;
   const catalog = toCatalogRecord(catalogTools);
@@ -89,13 +96,32 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
       return descriptor;
     },
   });
-  const sessionFor = (
+  const resolvedSets = new WeakMap<readonly LangChainTool[], ResolvedTools<LangChainTool>>();
+  /** The request's tools as the engine resolved them; the same array is resolved once. */
+  const resolvedFor = async (
+    runtime: ToolSearchRuntime | undefined,
+  ): Promise<ResolvedTools<LangChainTool> | undefined> => {
+    if (!resolveTools) return undefined;
+    const resolved = await resolveTools(runtime);
+    if (!Array.isArray(resolved)) {
+      throw new TypeError('tool-search-langchain: resolveTools must return an array of tools');
+    }
+    let set = resolvedSets.get(resolved);
+    if (!set) {
+      // The array as it is: walking 10,000 tools is much cheaper than building a record of them.
+      set = engine.resolveTools(resolved, { keyOf: keyOfTool });
+      resolvedSets.set(resolved, set);
+    }
+    return set;
+  };
+  const sessionFor = async (
     messages: readonly BaseMessage[],
     runtime: ToolSearchRuntime | undefined,
-  ): ToolSearchSession<LangChainTool, ToolSearchRuntime> =>
+  ): Promise<ToolSearchSession<LangChainTool, ToolSearchRuntime>> =>
     engine.createSession({
       threadId: threadIdOf(runtime),
       requestContext: runtime,
+      resolvedTools: await resolvedFor(runtime),
       toolResults: toolResultsFromMessages(messages),
     });
 
@@ -104,7 +130,7 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
     (meta) =>
       createTool(
         async (input: unknown, runtime: ToolRuntimeLike) => {
-          const session = sessionFor(messagesOf(runtime?.state), runtime);
+          const session = await sessionFor(messagesOf(runtime?.state), runtime);
           const execute = session.metaTools.find((candidate) => candidate.name === meta.name)!;
           return JSON.stringify(await execute.execute(input));
         },
@@ -119,14 +145,16 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
       : `Tool "${toolName}" is not loaded. Call search_tools to find a tool for this task, load_tool to load it, then call it from your next step.`;
 
   const checkToolCall: ToolSearchSelector['checkToolCall'] = async (toolName, messages, config) => {
-    if (!Object.hasOwn(catalog, toolName)) return undefined;
-    return (await sessionFor(messages, config).isActive(toolName))
+    if (!Object.hasOwn(catalog, toolName)) {
+      if (!(await resolvedFor(config))?.catalog.has(toolName)) return undefined;
+    }
+    return (await (await sessionFor(messages, config)).isActive(toolName))
       ? undefined
       : notActive(toolName);
   };
 
   const activeTools: ToolSearchSelector['activeTools'] = async (messages, config) =>
-    (await sessionFor(messages, config).activeTools()).map(
+    (await (await sessionFor(messages, config)).activeTools()).map(
       (active) => active.tool as unknown as BindableTool,
     );
 
@@ -144,6 +172,10 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
     activeTools,
     checkToolCall,
     isCatalogTool: (toolName) => Object.hasOwn(catalog, toolName),
+    resolvedTool: async (toolName, config) => {
+      const entry = (await resolvedFor(config))?.catalog.get(toolName);
+      return entry?.tool as unknown as BindableTool | undefined;
+    },
   };
 }
 
@@ -186,6 +218,10 @@ function toCatalogRecord(tools: readonly LangChainTool[]): Record<string, LangCh
     Object.defineProperty(record, tool.name, { value: tool, enumerable: true });
   }
   return record;
+}
+
+function keyOfTool(tool: LangChainTool): string {
+  return typeof tool?.name === 'string' ? tool.name : '';
 }
 
 /** LangGraph's `thread_id`, as its checkpointers read it. */

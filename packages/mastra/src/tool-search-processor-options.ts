@@ -104,4 +104,9 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
   embed?: EmbedFunction;
   /** Fusion weights, `k`, the embedding timeout and batch size. */
   fusion?: FusionSettings;
+  /**
+   * The catalog's index as a snapshot (`ToolIndex.toSnapshot()` from `tool-search-core`, built
+   * at deploy time), restored instead of indexing every tool at start-up.
+   */
+  snapshot?: Uint8Array;
 }

@@ -2,16 +2,19 @@ import type { FusionSettings } from '../embedding/embed-function';
 import { ToolEmbeddings } from '../embedding/tool-embeddings';
 import { VectorCache } from '../embedding/vector-cache';
 import { DEFAULT_RRF_K } from '../search/reciprocal-rank-fusion';
-import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore, type StateStats } from '../state/memory-store';
+import {
+  type RequestCatalog,
+  RequestCatalogs,
+  type RequestTools,
+  ResolvedTools,
+} from './request-catalogs';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from './tool-catalog';
 import { ToolSearchSession } from './tool-search-session';
-import { META_TOOL_NAMES, type SessionInit, type ToolSearchEngineOptions } from './types';
+import type { SessionInit, ToolSearchEngineOptions } from './types';
 
-/** Per-request indexes kept for reuse, keyed by content: a request's tools repeat across its steps and callers. */
-const MAX_CACHED_REQUEST_INDEXES = 32;
 const DEFAULT_FILTER_TIMEOUT = 3_000;
 const DEFAULT_TOP_K = 5;
 /** A cold call to a hosted embeddings API takes up to a second or two; five leaves room, not a hang. */
@@ -52,7 +55,7 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
   /** The store of thread state, or `undefined` under `storage: 'context'`. */
   readonly store: LoadedToolsStore | undefined;
   readonly #memoryStore: MemoryStore | undefined;
-  readonly #requestIndexes = new Map<string, ToolIndex>();
+  readonly #requestCatalogs: RequestCatalogs<TTool>;
 
   constructor(options: ToolSearchEngineOptions<TTool, TContext>) {
     if (!options || typeof options !== 'object')
@@ -115,10 +118,18 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
       this.embeddings = undefined;
     }
 
-    this.index = new ToolIndex(
-      [...this.catalog.values()].map((entry) => entry.descriptor),
-      options.index,
-    );
+    this.index =
+      options.snapshot === undefined
+        ? new ToolIndex(
+            [...this.catalog.values()].map((entry) => entry.descriptor),
+            options.index,
+          )
+        : indexFromSnapshot(options.snapshot, this.catalog, options);
+    this.#requestCatalogs = new RequestCatalogs({
+      describe: options.describe,
+      indexOptions: options.index,
+      build: (tools, describe, skip) => buildCatalog(tools, describe, 'resolved tools', skip),
+    });
 
     const storage = options.storage ?? 'in-memory';
     if (storage === 'in-memory') {
@@ -151,42 +162,55 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
   }
 
   /**
-   * @internal The catalog and index of a request's resolved tools, cached by their content so
-   * the steps of one request, and requests with the same tools, index them once.
+   * @internal The catalog and index of a request's resolved tools. A tool object seen before is
+   * not described again, a request with the same tools reuses its catalog and index, and one
+   * with equal content reuses the index (see {@link RequestCatalogs}).
    */
-  requestCatalog(tools: Readonly<Record<string, TTool>>): {
-    catalog: Map<string, CatalogEntry<TTool>>;
-    index: ToolIndex;
-  } {
-    const searchable: Record<string, TTool> = {};
-    for (const [key, tool] of Object.entries(tools)) {
-      if (!(META_TOOL_NAMES as readonly string[]).includes(key))
-        Object.defineProperty(searchable, key, { value: tool, enumerable: true });
-    }
+  requestCatalog(
+    tools: RequestTools<TTool> | readonly TTool[],
+    keyOf?: (tool: TTool) => string,
+  ): RequestCatalog<TTool> {
     // A request's tools come from outside (an MCP server, a dynamic tools function): one bad tool
     // must not fail the request, so a duplicate is skipped and reported instead of thrown.
-    const catalog = buildCatalog(searchable, this.options.describe, 'resolved tools', (error) => {
-      try {
-        this.options.onError?.({ threadId: undefined, operation: 'resolvedTools', error });
-      } catch {
-        // Telemetry must never break the agent.
-      }
-    });
-    const fingerprint = fingerprintOf([...catalog.values()].map((entry) => entry.descriptor));
-    let index = fingerprint === undefined ? undefined : this.#requestIndexes.get(fingerprint);
-    if (index && fingerprint !== undefined) {
-      this.#requestIndexes.delete(fingerprint);
-    } else {
-      index = new ToolIndex(
-        [...catalog.values()].map((entry) => entry.descriptor),
-        this.options.index,
-      );
-      if (this.#requestIndexes.size >= MAX_CACHED_REQUEST_INDEXES) {
-        this.#requestIndexes.delete(this.#requestIndexes.keys().next().value!);
-      }
-    }
-    if (fingerprint !== undefined) this.#requestIndexes.set(fingerprint, index);
-    return { catalog, index };
+    return this.#requestCatalogs.resolve(
+      tools,
+      (error) => {
+        try {
+          this.options.onError?.({ threadId: undefined, operation: 'resolvedTools', error });
+        } catch {
+          // Telemetry must never break the agent.
+        }
+      },
+      keyOf,
+    );
+  }
+
+  /**
+   * Describes and indexes one request's tools, for sessions of that request: pass the result as
+   * `resolvedTools` at each step, so no step passes over the tools again. Tool objects this
+   * engine has seen are not described again, and tools with the same content share an index.
+   * A tool without an id, with a duplicate id or key, or with a meta-tool's name is skipped and reported
+   * through `onError` (operation `'resolvedTools'`).
+   * @param tools - the request's tools: a record keyed as the framework keys them, `[key, tool]`
+   *   pairs (a `Map`, an array), or an array of tools with `options.keyOf`; arrays are much
+   *   cheaper to walk than a large record
+   * @param options - `keyOf`: the key of each tool of an array of tools (its name)
+   * @example
+   * const resolved = engine.resolveTools(await mcpTools(user));
+   * const session = engine.createSession({ threadId, resolvedTools: resolved });
+   */
+  resolveTools(tools: RequestTools<TTool>): ResolvedTools<TTool>;
+  resolveTools(
+    tools: readonly TTool[],
+    options: { keyOf: (tool: TTool) => string },
+  ): ResolvedTools<TTool>;
+  resolveTools(
+    tools: RequestTools<TTool> | readonly TTool[],
+    options?: { keyOf?: (tool: TTool) => string },
+  ): ResolvedTools<TTool> {
+    if (!tools || typeof tools !== 'object')
+      throw new TypeError('ToolSearchEngine.resolveTools: `tools` must be a record of tools');
+    return new ResolvedTools(this, this.requestCatalog(tools, options?.keyOf));
   }
 
   /**
@@ -250,20 +274,35 @@ export function createToolSearchEngine<TTool, TContext = unknown>(
   return new ToolSearchEngine(options);
 }
 
-/** The descriptors' JSON, or `undefined` when it cannot be written (cycles, BigInt): then no reuse. */
-function fingerprintOf(descriptors: readonly ToolDescriptor[]): string | undefined {
+/**
+ * The catalog's index restored from a snapshot: refused (thrown) when the bytes or the ranking
+ * options are wrong, rebuilt from the catalog (and reported) when the tools differ.
+ */
+function indexFromSnapshot<TTool, TContext>(
+  snapshot: Uint8Array,
+  catalog: ReadonlyMap<string, CatalogEntry<TTool>>,
+  options: ToolSearchEngineOptions<TTool, TContext>,
+): ToolIndex {
+  // The engine's options, defaults included: request-resolved tools are ranked with them too.
+  const index = ToolIndex.fromSnapshot(snapshot, options.index ?? {});
+  const missing = [...catalog.keys()].filter((id) => !index.has(id));
+  const extra = index.size - (catalog.size - missing.length);
+  if (missing.length === 0 && extra === 0) return index;
+  const examples = missing.slice(0, 3).map((id) => JSON.stringify(id));
+  const error = new Error(
+    `ToolSearchEngine: the index snapshot does not match the catalog (${missing.length} catalog tools are not in it${
+      examples.length > 0 ? `, such as ${examples.join(', ')}` : ''
+    }; ${extra} of its tools are not in the catalog). The catalog was indexed instead; rebuild the snapshot.`,
+  );
   try {
-    return JSON.stringify(
-      descriptors.map((descriptor) => [
-        descriptor.id,
-        descriptor.description,
-        descriptor.keywords,
-        descriptor.inputSchema,
-      ]),
-    );
+    options.onError?.({ threadId: undefined, operation: 'snapshot', error });
   } catch {
-    return undefined;
+    // Telemetry must never break the agent.
   }
+  return new ToolIndex(
+    [...catalog.values()].map((entry) => entry.descriptor),
+    options.index,
+  );
 }
 
 /** Checks the fusion settings and fills in their defaults. */

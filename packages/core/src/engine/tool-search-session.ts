@@ -10,6 +10,7 @@ import type {
   LoadedToolsOperation,
 } from '../state/loaded-tools-store';
 import { runExclusive } from './exclusive';
+import { type RequestCatalog, ResolvedTools } from './request-catalogs';
 import { runFilter } from './run-filter';
 import { type CatalogEntry, idIn } from './tool-catalog';
 import type { ToolSearchEngine } from './tool-search-engine';
@@ -36,7 +37,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   readonly metaTools: MetaTool[];
   /** The engine this session belongs to (its options, catalog and index). */
   readonly engine: ToolSearchEngine<TTool, TContext>;
-  readonly #resolved: { catalog: Map<string, CatalogEntry<TTool>>; index: ToolIndex } | undefined;
+  readonly #resolved: RequestCatalog<TTool> | undefined;
   /** Tool names the conversation's tool results leave loaded, derived once per `setToolResults`. */
   #derivedNames: string[];
   /** Loads made in this session that its tool results do not show yet (no store, or no thread). */
@@ -52,7 +53,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     this.threadId =
       typeof init.threadId === 'string' && init.threadId !== '' ? init.threadId : undefined;
     this.requestContext = init.requestContext;
-    this.#resolved = init.resolvedTools ? engine.requestCatalog(init.resolvedTools) : undefined;
+    this.#resolved = resolvedOf(engine, init.resolvedTools);
     this.#derivedNames = this.#derive(init.toolResults ?? []);
     this.metaTools = createMetaTools(this);
   }
@@ -340,6 +341,21 @@ export class StoreError extends Error {
 /** The strings of a list a store returned; anything else reads as empty. */
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item) => typeof item === 'string') : [];
+}
+
+/** A request's catalog and index: resolved before (by this engine only), or resolved now. */
+function resolvedOf<TTool, TContext>(
+  engine: ToolSearchEngine<TTool, TContext>,
+  tools: SessionInit<TTool, TContext>['resolvedTools'],
+): RequestCatalog<TTool> | undefined {
+  if (!tools) return undefined;
+  if (!(tools instanceof ResolvedTools)) return engine.requestCatalog(tools);
+  if (tools.owner !== engine) {
+    throw new Error(
+      "ToolSearchSession: resolvedTools were resolved by another engine, whose ranking options may differ; use this engine's resolveTools()",
+    );
+  }
+  return tools;
 }
 
 /** Keeps the most recently used `max` entries, in load order. */

@@ -3,6 +3,7 @@ import type { EmbedFunction, FusionSettings } from '../embedding/embed-function'
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
+import type { ResolvedTools } from './request-catalogs';
 
 /** Where a filter is being asked: search results, a load, or a tool already loaded. */
 export type FilterPhase = 'search' | 'load' | 'active';
@@ -140,6 +141,16 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends Tool
   embed?: EmbedFunction;
   /** How `embed` is called and how its ranking is fused with BM25F's. */
   fusion?: FusionSettings;
+  /**
+   * The catalog's index as `engine.index.toSnapshot()` wrote it (at deploy time, say): the engine
+   * restores it instead of indexing every tool, so a large catalog starts in a fraction of the
+   * time. It must have been built with the same `index` options (otherwise the engine throws a
+   * `SnapshotError`, as it does for damaged bytes or another format version). When its tool ids
+   * are not the catalog's, the engine indexes the catalog as usual and reports the stale
+   * snapshot through `onError` (operation `'snapshot'`). The bytes are read in place: do not
+   * change them afterwards.
+   */
+  snapshot?: Uint8Array;
 }
 
 /** A conversation's tool result, in the framework-neutral shape the context storage reads. */
@@ -154,8 +165,12 @@ export interface SessionInit<TTool, TContext> {
   /** The conversation thread; without one the session shares no state with other requests. */
   threadId?: string | undefined;
   requestContext?: TContext | undefined;
-  /** Tools resolved for this request alone (MCP tools with the caller's credentials). */
-  resolvedTools?: Readonly<Record<string, TTool>> | undefined;
+  /**
+   * Tools resolved for this request alone (MCP tools with the caller's credentials): a record,
+   * or what `engine.resolveTools(record)` made of one, to skip the pass over the record at each
+   * step of the same request.
+   */
+  resolvedTools?: Readonly<Record<string, TTool>> | ResolvedTools<TTool> | undefined;
   /** The conversation's tool results so far, for `storage: 'context'`. */
   toolResults?: Iterable<ToolResultRecord> | undefined;
 }

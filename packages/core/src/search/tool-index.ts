@@ -5,8 +5,16 @@ import {
   type PostingList,
   postingAppend,
   postingCompact,
+  postingListOf,
 } from './posting-list';
 import { searchIndexes } from './search-indexes';
+import { type DecodedSnapshot, decodeSnapshot, encodeSnapshot } from './snapshot-codec';
+import {
+  describeRanking,
+  rankingDifferences,
+  SnapshotError,
+  toIndexOptions,
+} from './snapshot-ranking';
 import type { Tokenizer } from './tokenizer';
 import { extractSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
 import { FIELD_COUNT, resolveIndexSettings, type ToolIndexOptions } from './tool-index-options';
@@ -28,6 +36,11 @@ export interface SearchOptions {
   filter?: (id: string) => boolean;
 }
 
+/**
+ * Distinct terms per tool, to size the constructor's buffer: about 20 in English catalogs and 70
+ * in Chinese ones (bigrams), measured on the shared data sets. A guess that is too small grows.
+ */
+const EXPECTED_POSTINGS_PER_TOOL = 32;
 /** Term frequencies are counted up to this per field; more repeats add nothing to BM25 anyway. */
 const MAX_TERM_FREQUENCY = 255;
 /** Distinct field texts whose term ids are remembered; past it the cache starts over. */
@@ -61,6 +74,8 @@ export interface Candidate {
  * index.search('weather in Paris'); // [{ id: 'get_weather', score: 2.9, description: '...' }]
  */
 export class ToolIndex {
+  /** The options it was built with, for its snapshot. */
+  readonly #options: ToolIndexOptions;
   readonly #tokenize: Tokenizer;
   readonly #fieldWeights: Float64Array;
   readonly #fieldB: Float64Array;
@@ -69,6 +84,10 @@ export class ToolIndex {
   readonly #wordBoost: number;
 
   readonly #slotById = new Map<string, number>();
+  /**
+   * Slots by exact-match key, for the tools whose key is not their id as is (most ids already
+   * are their key: those are found through `#slotById`).
+   */
   readonly #slotsByExactKey = new Map<string, number[]>();
   readonly #termIds = new Map<string, number>();
   #postings: PostingList[] = [];
@@ -76,7 +95,9 @@ export class ToolIndex {
   #documentFrequency = new Int32Array(64);
 
   #ids: string[] = [];
-  #descriptions: string[] = [];
+  /** Descriptions by slot; a restored tool's is decoded from its snapshot when first asked for. */
+  #descriptions: (string | undefined)[] = [];
+  #description: ((slot: number) => string) | undefined;
   #exactKeys: string[] = [];
   #alive = new Uint8Array(64);
   /** Field lengths, `FIELD_COUNT` per slot. */
@@ -102,6 +123,8 @@ export class ToolIndex {
   readonly #textCache = new Map<string, Int32Array>();
   /** Postings collected by the constructor, written to the lists when it is done. */
   #pending: PendingPostings | undefined;
+  /** Restored slots whose term lists (needed only by `remove`) are not derived yet. */
+  #slotTermsPending = false;
 
   /**
    * @param tools - tools to index; a later tool replaces an earlier one with the same id
@@ -109,6 +132,7 @@ export class ToolIndex {
    */
   constructor(tools?: Iterable<ToolDescriptor>, options: ToolIndexOptions = {}) {
     const settings = resolveIndexSettings(options);
+    this.#options = { ...options };
     this.#tokenize = settings.tokenize;
     this.#fieldWeights = settings.fieldWeights;
     this.#fieldB = settings.fieldB;
@@ -193,9 +217,7 @@ export class ToolIndex {
     this.#descriptions[slot] = typeof tool.description === 'string' ? tool.description : '';
     const exactKey = toExactKey(tool.id);
     this.#exactKeys[slot] = exactKey;
-    const sameKey = this.#slotsByExactKey.get(exactKey);
-    if (sameKey) sameKey.push(slot);
-    else this.#slotsByExactKey.set(exactKey, [slot]);
+    if (exactKey !== tool.id) this.#addFoldedKey(exactKey, slot);
     this.#alive[slot] = 1;
     this.#slotById.set(tool.id, slot);
     this.#liveCount++;
@@ -210,6 +232,7 @@ export class ToolIndex {
   remove(id: string): boolean {
     const slot = this.#slotById.get(id);
     if (slot === undefined) return false;
+    if (this.#slotTermsPending) this.#deriveSlotTerms();
     this.#slotById.delete(id);
     this.#alive[slot] = 0;
     for (const termId of this.#slotTerms[slot]!) {
@@ -220,14 +243,131 @@ export class ToolIndex {
       this.#fieldLengthSums[field]! -= this.#fieldLengths[slot * FIELD_COUNT + field]!;
     }
     const exactKey = this.#exactKeys[slot]!;
-    const sameKey = this.#slotsByExactKey.get(exactKey)!.filter((other) => other !== slot);
-    if (sameKey.length > 0) this.#slotsByExactKey.set(exactKey, sameKey);
-    else this.#slotsByExactKey.delete(exactKey);
+    if (exactKey !== id) {
+      const sameKey = this.#slotsByExactKey.get(exactKey)!.filter((other) => other !== slot);
+      if (sameKey.length > 0) this.#slotsByExactKey.set(exactKey, sameKey);
+      else this.#slotsByExactKey.delete(exactKey);
+    }
     this.#slotTerms[slot] = new Int32Array(0);
     this.#descriptions[slot] = '';
     this.#liveCount--;
     this.#epoch++;
     return true;
+  }
+
+  /**
+   * Writes the index as bytes that {@link ToolIndex.fromSnapshot} restores without re-analyzing
+   * any tool: build it at deploy time, load it at start-up. It carries a format version and the
+   * ranking options (field weights, `b`, `k1`, ID boosts, tokenizer options), so it is never
+   * restored into a different ranking.
+   * @returns the snapshot; its size grows with the catalog (about 300 bytes per tool)
+   * @throws SnapshotError when the index uses a tokenizer or stem function, which no snapshot can hold
+   * @example
+   * writeFileSync('tools.index', new ToolIndex(descriptors).toSnapshot());
+   */
+  toSnapshot(): Uint8Array {
+    const ranking = describeRanking(this.#options);
+    const remap = new Int32Array(this.#slotCount);
+    const ids: string[] = [];
+    const descriptions: string[] = [];
+    const foldedKeys: string[] = [];
+    const foldedSlots: number[] = [];
+    const fieldLengths = new Uint32Array(this.#liveCount * FIELD_COUNT);
+    for (let slot = 0; slot < this.#slotCount; slot++) {
+      if (this.#alive[slot] === 0) continue;
+      const target = ids.length;
+      remap[slot] = target;
+      ids.push(this.#ids[slot]!);
+      descriptions.push(this.descriptionAt(slot));
+      if (this.#exactKeys[slot] !== this.#ids[slot]) {
+        foldedKeys.push(this.#exactKeys[slot]!);
+        foldedSlots.push(target);
+      }
+      for (let field = 0; field < FIELD_COUNT; field++) {
+        fieldLengths[target * FIELD_COUNT + field] =
+          this.#fieldLengths[slot * FIELD_COUNT + field]!;
+      }
+    }
+    const termById: string[] = new Array(this.#postings.length);
+    for (const [term, termId] of this.#termIds) termById[termId] = term;
+    const terms: string[] = [];
+    const kept: number[] = [];
+    let postings = 0;
+    for (let termId = 0; termId < this.#postings.length; termId++) {
+      const frequency = this.#documentFrequency[termId]!;
+      if (frequency === 0) continue;
+      terms.push(termById[termId]!);
+      kept.push(termId);
+      postings += frequency;
+    }
+    const postingOffsets = new Uint32Array(terms.length + 1);
+    const postingSlots = new Int32Array(postings);
+    const postingFrequencies = new Uint8Array(postings * FIELD_COUNT);
+    let at = 0;
+    for (let term = 0; term < kept.length; term++) {
+      const posting = this.#postings[kept[term]!]!;
+      for (let position = 0; position < posting.length; position++) {
+        const slot = posting.slots[position]!;
+        if (this.#alive[slot] === 0) continue;
+        postingSlots[at] = remap[slot]!;
+        postingFrequencies.set(
+          posting.frequencies.subarray(position * FIELD_COUNT, (position + 1) * FIELD_COUNT),
+          at * FIELD_COUNT,
+        );
+        at++;
+      }
+      postingOffsets[term + 1] = at;
+    }
+    return encodeSnapshot({
+      ranking,
+      ids,
+      descriptions,
+      foldedKeys,
+      foldedKeySlots: Uint32Array.from(foldedSlots),
+      terms,
+      fieldLengths,
+      postingOffsets,
+      postingSlots,
+      postingFrequencies,
+    });
+  }
+
+  /**
+   * Restores an index from {@link ToolIndex.toSnapshot}'s bytes, without analyzing any tool.
+   * Searches rank exactly as on the index that wrote it, and `add` / `remove` keep working.
+   * @param bytes - the snapshot
+   * @param options - the ranking options you expect; omit them to use the snapshot's own. Options
+   *   that rank differently from the snapshot's are refused, never silently applied.
+   * @throws SnapshotError (`reason`): not a snapshot (`format`), another format version
+   *   (`version`), damaged or truncated bytes (`corrupt`), other ranking options (`options`), or a
+   *   tokenizer function, or a tokenizer here that splits text differently (`tokenizer`)
+   * @example
+   * const index = ToolIndex.fromSnapshot(readFileSync('tools.index'));
+   */
+  static fromSnapshot(bytes: Uint8Array, options?: ToolIndexOptions): ToolIndex {
+    const contents = decodeSnapshot(bytes);
+    const { ranking } = contents;
+    if (options !== undefined) {
+      const differences = rankingDifferences(ranking, describeRanking(options));
+      if (differences.length > 0) {
+        throw new SnapshotError(
+          'options',
+          `ToolIndex.fromSnapshot: the snapshot was built with other ranking options (${differences.join('; ')}). ` +
+            'Pass the options it was built with, or none to use its own, or rebuild it.',
+        );
+      }
+    }
+    const restoredOptions = toIndexOptions(ranking);
+    if (describeRanking(restoredOptions).analyzer !== ranking.analyzer) {
+      throw new SnapshotError(
+        'tokenizer',
+        'ToolIndex.fromSnapshot: the tokenizer here splits text differently from the one that wrote the snapshot ' +
+          '(another version of tool-search-core, or a Node.js with other Unicode data). Rebuild the snapshot with what you run.',
+      );
+    }
+    const index = new ToolIndex(undefined, restoredOptions);
+    index.#restore(contents);
+    return index;
   }
 
   /**
@@ -292,6 +432,11 @@ export class ToolIndex {
       }
       if (this.#exactBoost !== 0) {
         for (const key of query.exactKeys) {
+          const direct = this.#slotById.get(key);
+          if (direct !== undefined && this.#exactKeys[direct] === key) {
+            if (scores[direct] === 0) touched[touchedCount++] = direct;
+            scores[direct]! += this.#exactBoost;
+          }
           for (const slot of this.#slotsByExactKey.get(key) ?? []) {
             if (scores[slot] === 0) touched[touchedCount++] = slot;
             scores[slot]! += this.#exactBoost;
@@ -319,7 +464,12 @@ export class ToolIndex {
 
   /** @internal The description stored for a slot. */
   descriptionAt(slot: number): string {
-    return this.#descriptions[slot] ?? '';
+    let description = this.#descriptions[slot];
+    if (description === undefined && this.#description && slot < this.#slotCount) {
+      description = this.#description(slot);
+      this.#descriptions[slot] = description;
+    }
+    return description ?? '';
   }
 
   /** Adds one term's contribution to `scores`; returns the new count of touched slots. */
@@ -382,6 +532,102 @@ export class ToolIndex {
       bonuses[position] = frequencies[position * FIELD_COUNT]! > 0 ? this.#wordBoost : 0;
     }
     posting.epoch = this.#epoch;
+  }
+
+  /** Fills an empty index from a decoded snapshot. */
+  #restore(snapshot: DecodedSnapshot): void {
+    const { ids, terms, postingOffsets, postingSlots, postingFrequencies } = snapshot;
+    const slots = ids.length;
+    const corrupt = (what: string) =>
+      new SnapshotError(
+        'corrupt',
+        `ToolIndex.fromSnapshot: the snapshot is damaged (${what}); rebuild it`,
+      );
+    const capacity = Math.max(this.#alive.length, slots);
+    this.#alive = new Uint8Array(capacity);
+    this.#alive.fill(1, 0, slots);
+    this.#fieldLengths = new Float64Array(capacity * FIELD_COUNT);
+    const lengths = snapshot.fieldLengths;
+    for (let at = 0; at < lengths.length; at++) {
+      this.#fieldLengths[at] = lengths[at]!;
+      this.#fieldLengthSums[at % FIELD_COUNT]! += lengths[at]!;
+    }
+    this.#scores = new Float64Array(capacity);
+    this.#touched = new Int32Array(capacity);
+    this.#ids = ids;
+    this.#descriptions = new Array(slots);
+    this.#description = snapshot.description;
+    this.#slotTerms = new Array(slots);
+    for (let slot = 0; slot < slots; slot++) this.#slotById.set(ids[slot]!, slot);
+    if (this.#slotById.size !== slots || this.#slotById.has(''))
+      throw corrupt('an empty or repeated id');
+    // Most ids are their own exact-match key; the snapshot lists the others.
+    this.#exactKeys = ids.slice();
+    for (let position = 0; position < snapshot.foldedKeySlots.length; position++) {
+      const slot = snapshot.foldedKeySlots[position]!;
+      const key = snapshot.foldedKeys[position]!;
+      if (key === ids[slot]) throw corrupt('a key equal to its id');
+      this.#exactKeys[slot] = key;
+      this.#addFoldedKey(key, slot);
+    }
+    const termCapacity = Math.max(this.#documentFrequency.length, terms.length);
+    this.#documentFrequency = new Int32Array(termCapacity);
+    this.#seenAt = new Int32Array(termCapacity);
+    this.#localIndex = new Int32Array(termCapacity);
+    this.#postings = new Array(terms.length);
+    for (let termId = 0; termId < terms.length; termId++) {
+      this.#termIds.set(terms[termId]!, termId);
+      const start = postingOffsets[termId]!;
+      const end = postingOffsets[termId + 1]!;
+      this.#postings[termId] = postingListOf(
+        postingSlots.subarray(start, end),
+        postingFrequencies.subarray(start * FIELD_COUNT, end * FIELD_COUNT),
+      );
+      this.#documentFrequency[termId] = end - start;
+    }
+    if (this.#termIds.size !== terms.length) throw corrupt('a repeated term');
+    this.#slotCount = slots;
+    this.#liveCount = slots;
+    this.#slotTermsPending = slots > 0;
+    this.#epoch++;
+  }
+
+  #addFoldedKey(key: string, slot: number): void {
+    const sameKey = this.#slotsByExactKey.get(key);
+    if (sameKey) sameKey.push(slot);
+    else this.#slotsByExactKey.set(key, [slot]);
+  }
+
+  /**
+   * The distinct terms of each restored tool, which `remove` needs: derived from the posting
+   * lists at the first removal rather than stored in the snapshot or built at start-up.
+   */
+  #deriveSlotTerms(): void {
+    this.#slotTermsPending = false;
+    const pending = new Uint8Array(this.#slotCount);
+    const counts = new Int32Array(this.#slotCount);
+    for (let slot = 0; slot < this.#slotCount; slot++) {
+      if (this.#slotTerms[slot] === undefined) pending[slot] = 1;
+    }
+    const eachPending = (visit: (termId: number, slot: number) => void): void => {
+      for (let termId = 0; termId < this.#postings.length; termId++) {
+        const posting = this.#postings[termId]!;
+        for (let position = 0; position < posting.length; position++) {
+          const slot = posting.slots[position]!;
+          if (pending[slot] === 1 && this.#alive[slot] === 1) visit(termId, slot);
+        }
+      }
+    };
+    eachPending((_termId, slot) => {
+      counts[slot]!++;
+    });
+    for (let slot = 0; slot < this.#slotCount; slot++) {
+      if (pending[slot] === 1) this.#slotTerms[slot] = new Int32Array(counts[slot]!);
+    }
+    counts.fill(0);
+    eachPending((termId, slot) => {
+      this.#slotTerms[slot]![counts[slot]!++] = termId;
+    });
   }
 
   /** The term ids of each text of a tool, with the field each belongs to. */
@@ -451,7 +697,9 @@ export class ToolIndex {
    * term's list once at the end, sized exactly, instead of growing every list tool by tool.
    */
   #addAll(tools: Iterable<ToolDescriptor>): void {
-    const pending = new PendingPostings();
+    const pending = new PendingPostings(
+      Array.isArray(tools) ? tools.length * EXPECTED_POSTINGS_PER_TOOL : undefined,
+    );
     this.#pending = pending;
     try {
       for (const tool of tools) this.add(tool);
@@ -485,6 +733,14 @@ export class ToolIndex {
 
   /** Renumbers live slots densely and drops removed ones from every posting list. */
   #compact(): void {
+    if (this.#slotTermsPending) this.#deriveSlotTerms();
+    // Slots are renumbered: a restored description must be read under its old number first.
+    if (this.#description) {
+      for (let slot = 0; slot < this.#slotCount; slot++) {
+        if (this.#alive[slot] === 1) this.descriptionAt(slot);
+      }
+      this.#description = undefined;
+    }
     const remap = new Int32Array(this.#slotCount).fill(-1);
     let next = 0;
     for (let slot = 0; slot < this.#slotCount; slot++) {

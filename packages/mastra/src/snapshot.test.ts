@@ -1,0 +1,45 @@
+import { createToolSearchEngine } from 'tool-search-core';
+import { describe, expect, it } from 'vitest';
+import { describeMastraTool } from './describe-mastra-tool';
+import { createCatalog, type ExecutionLog } from './testing/catalog';
+import { runAgent, searchLoadCall } from './testing/run-agent';
+import { ToolSearchProcessor } from './tool-search-processor';
+
+describe('ToolSearchProcessor({ snapshot })', () => {
+  it('starts from an index snapshot built at deploy time and runs the agent loop', async () => {
+    const log: ExecutionLog = { runs: [] };
+    const tools = createCatalog(log);
+    // What a deploy script does: index the catalog as the processor describes it, keep the bytes.
+    const snapshot = createToolSearchEngine({
+      tools,
+      describe: describeMastraTool,
+    }).index.toSnapshot();
+    const errors: unknown[] = [];
+    const processor = new ToolSearchProcessor({
+      tools,
+      snapshot,
+      onError: (event) => errors.push(event),
+    });
+    const run = await runAgent({
+      processor,
+      script: searchLoadCall('weather forecast', { city: 'Lisbon' }),
+      input: 'Weather in Lisbon?',
+    });
+    const [search] = run.turns[1]!.toolResults;
+    expect((search!.output as { results: { name: string }[] }).results[0]!.name).toBe(
+      'get_weather',
+    );
+    expect(log.runs).toEqual([{ toolName: 'get_weather', input: { city: 'Lisbon' } }]);
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses a snapshot built with other ranking options', () => {
+    const tools = createCatalog({ runs: [] });
+    const snapshot = createToolSearchEngine({
+      tools,
+      describe: describeMastraTool,
+      index: { k1: 2 },
+    }).index.toSnapshot();
+    expect(() => new ToolSearchProcessor({ tools, snapshot })).toThrow(/other ranking options/);
+  });
+});
