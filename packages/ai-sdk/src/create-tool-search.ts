@@ -123,9 +123,9 @@ export interface ToolSearch<TTools extends ToolSet, TContext = unknown> {
    * @example
    * prepareStep: toolSearch.createPrepareStep({ prepareStep: myPrepareStep, context: { userId } })
    */
-  createPrepareStep<TInput extends PrepareStepInput>(
+  createPrepareStep<TInput extends PrepareStepInput = PrepareStepInput>(
     options?: CreatePrepareStepOptions<TInput, TContext>,
-  ): (options: TInput) => Promise<ToolSearchStepResult<TTools>>;
+  ): (options: NoInfer<TInput>) => Promise<ToolSearchStepResult<TTools>>;
   /** A system-prompt paragraph that explains the meta-tools to the model. */
   instructions: string;
   /**
