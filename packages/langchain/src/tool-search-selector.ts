@@ -64,8 +64,8 @@ export interface ToolSearchSelector<TContext = unknown> {
  * @param options - the catalog and the core's options (storage defaults to `'context'`)
  * @example
  * const search = createToolSearchSelector({ tools: catalog });
- * const callModel = async (state, config) =>
- *   model.bindTools(await search.selectTools(state.messages, config)).invoke(state.messages);
+ * const callModel = async (state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) =>
+ *   ({ messages: [await model.bindTools(await search.selectTools(state.messages, config)).invoke(state.messages)] });
  * const toolNode = new ToolNode(search.tools);
  */
 export function createToolSearchSelector<TContext = unknown>(
