@@ -31,7 +31,9 @@ for (let reply = 0; reply < MAX_REPLIES; reply++) {
       ? new AIMessage({
           id,
           content: '',
-          tool_calls: [{ id: `${id}-call`, name: move.toolName, args: move.input, type: 'tool_call' }],
+          tool_calls: [
+            { id: `${id}-call`, name: move.toolName, args: move.input, type: 'tool_call' },
+          ],
         })
       : new AIMessage({ id, content: move.text });
   });
