@@ -43,6 +43,10 @@ const project = new BlockProject(
   mkdtempSync(join(tmpdir(), 'readme-code-')),
   join(root, 'scripts', 'readme-harness'),
 );
+process.on('exit', () => {
+  if (keep) console.log(`check-readme-code: kept ${project.dir}`);
+  else rmSync(project.dir, { recursive: true, force: true });
+});
 linkDependencies(project.dir, packages);
 
 const packageOfReadme = new Map(
@@ -60,7 +64,6 @@ for (const file of documentationFiles(root)) {
 }
 
 problems.push(...project.typeCheck(join(root, 'node_modules', '.bin', 'tsc')));
-if (!keep) rmSync(project.dir, { recursive: true, force: true });
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   console.error(

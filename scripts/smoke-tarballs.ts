@@ -51,6 +51,11 @@ if (unbuilt.length > 0) {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'tool-search-smoke-'));
+// Removed however the script ends (a failed npm install throws), unless --keep.
+process.on('exit', () => {
+  if (keep) console.log(`smoke-tarballs: kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+});
 const tarballDir = join(work, 'tarballs');
 mkdirSync(tarballDir);
 
@@ -159,8 +164,6 @@ timed('publish --dry-run', () => {
 console.log(
   `smoke-tarballs: ${timings.map(([step, seconds]) => `${step} ${seconds.toFixed(1)} s`).join(', ')}`,
 );
-if (keep) console.log(`smoke-tarballs: kept ${work}`);
-else rmSync(work, { recursive: true, force: true });
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   console.error(`\nsmoke-tarballs: ${problems.length} problem(s) with what users install`);
