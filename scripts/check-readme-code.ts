@@ -19,7 +19,7 @@ import { BlockProject, harnessName } from './lib/block-project.ts';
 import {
   codeBlocks,
   documentationFiles,
-  installLineProblems,
+  packageProblems,
   publicPackages,
   type WorkspacePackage,
 } from './lib/docs.ts';
@@ -38,7 +38,7 @@ if (unbuilt.length > 0) {
   process.exit(1);
 }
 
-const problems = packages.flatMap((pkg) => installLineProblems(root, pkg));
+const problems = packages.flatMap((pkg) => packageProblems(root, pkg));
 const project = new BlockProject(
   mkdtempSync(join(tmpdir(), 'readme-code-')),
   join(root, 'scripts', 'readme-harness'),
@@ -67,7 +67,7 @@ problems.push(...project.typeCheck(join(root, 'node_modules', '.bin', 'tsc')));
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   console.error(
-    `\ncheck-readme-code: ${problems.length} problem(s) in the documentation's code blocks`,
+    `\ncheck-readme-code: ${problems.length} problem(s) in the docs (code blocks, install commands, links) or package metadata`,
   );
   process.exit(1);
 }

@@ -22,8 +22,8 @@ import {
   codeBlocks,
   documentationFiles,
   installedByReadme,
-  installLineProblems,
   type PackageManifest,
+  packageProblems,
   publicPackages,
   workspacePackages,
 } from './lib/docs.ts';
@@ -90,7 +90,7 @@ const packageOfReadme = new Map(
   packages.map((pkg) => [relative(root, join(pkg.dir, 'README.md')), pkg.name]),
 );
 const runnables: RunnableModule[] = [];
-for (const pkg of packages) problems.push(...installLineProblems(root, pkg));
+for (const pkg of packages) problems.push(...packageProblems(root, pkg));
 for (const file of documentationFiles(root)) {
   for (const block of codeBlocks(root, file)) {
     project.addBlock(block);

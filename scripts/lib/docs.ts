@@ -169,15 +169,27 @@ export function importedPackages(code: string): string[] {
 }
 
 /**
- * Problems a new user would meet with a package README before compiling anything: no install
- * command naming the package, or a block importing a package the install commands leave out.
+ * Problems a new user would meet with a public package before compiling anything: metadata npm
+ * shows or needs, no install command naming the package, a block importing a package the
+ * install commands leave out, or a relative link (it breaks on the npm page).
  */
-export function installLineProblems(root: string, pkg: WorkspacePackage): string[] {
+export function packageProblems(root: string, pkg: WorkspacePackage): string[] {
+  const problems: string[] = [];
+  const manifestFile = relative(root, join(pkg.dir, 'package.json'));
+  const { manifest } = pkg;
+  for (const field of ['description', 'license', 'keywords', 'engines', 'files'] as const) {
+    if (manifest[field] === undefined) problems.push(`${manifestFile}: no "${field}"`);
+  }
+  if (!/>=\s*2[2-9]|>=\s*[3-9]\d/.test(manifest.engines?.node ?? ''))
+    problems.push(`${manifestFile}: engines.node should require Node 22 or later`);
+  for (const file of ['README.md', 'LICENSE']) {
+    if (manifest.files && !manifest.files.includes(file))
+      problems.push(`${manifestFile}: "files" should list ${file}`);
+  }
   const file = relative(root, join(pkg.dir, 'README.md'));
   if (!existsSync(join(root, file)))
-    return [`${file}: missing (every public package has a README)`];
+    return [...problems, `${file}: missing (every public package has a README)`];
   const installed = installedByReadme(root, file);
-  const problems: string[] = [];
   if (!installed.has(pkg.name))
     problems.push(`${file}: no install command (\`npm install ${pkg.name} ...\`) in a sh block`);
   for (const block of codeBlocks(root, file)) {
@@ -189,6 +201,16 @@ export function installLineProblems(root: string, pkg: WorkspacePackage): string
       }
     }
   }
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  lines.forEach((line, index) => {
+    for (const [, target] of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (!/^(?:https?:|mailto:|#)/.test(target!)) {
+        problems.push(
+          `${file}:${index + 1}: relative link "${target}" breaks on the npm page; link an npm page or name the file in words`,
+        );
+      }
+    }
+  });
   return problems;
 }
 
