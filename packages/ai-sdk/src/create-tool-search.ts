@@ -143,9 +143,9 @@ export interface ToolSearchCall<TTools extends ToolSet, TContext = unknown> {
    * @example
    * prepareStep: toolSearch.createPrepareStep({ prepareStep: myPrepareStep, context: { userId } })
    */
-  createPrepareStep<TInput extends PrepareStepInput>(
+  createPrepareStep<TInput extends PrepareStepInput = PrepareStepInput>(
     options?: CreatePrepareStepOptions<TInput, TContext>,
-  ): (options: TInput) => Promise<ToolSearchStepResult<TTools>>;
+  ): (options: NoInfer<TInput>) => Promise<ToolSearchStepResult<TTools>>;
 }
 
 /** One request with tools of its own, from {@link ToolSearch.forRequest}. */

@@ -58,4 +58,70 @@ describe('createToolSearch types', () => {
     >;
     expectTypeOf(toolSearch.prepareStep).toExtend<V6AgentPrepareStep>();
   });
+
+  it("infers the call's context type from the threadId function's parameter", () => {
+    type AppContext = { userId: string; threadId: string; plan: 'free' | 'pro' };
+    const toolSearch = createToolSearch({
+      tools: catalog,
+      storage: 'in-memory',
+      threadId: (context: AppContext | undefined) => context?.threadId,
+      filter: ({ requestContext }) => {
+        expectTypeOf(requestContext).toEqualTypeOf<AppContext | undefined>();
+        return requestContext?.plan === 'pro';
+      },
+    });
+    expectTypeOf(toolSearch.createPrepareStep).toBeCallableWith({
+      context: { userId: 'u', threadId: 't', plan: 'pro' },
+    });
+    // @ts-expect-error: not a plan of AppContext
+    toolSearch.createPrepareStep({ context: { userId: 'u', threadId: 't', plan: 'gold' } });
+    const model = new MockLanguageModelV4();
+    const context: AppContext = { userId: 'u', threadId: 't', plan: 'free' };
+    const run = () =>
+      generateText({
+        model,
+        tools: toolSearch.tools,
+        prepareStep: toolSearch.prepareStep,
+        runtimeContext: context,
+        prompt: 'hi',
+      });
+    expectTypeOf(run).toBeFunction();
+  });
+
+  it("infers the call's context type from an annotated filter", () => {
+    type AppContext = { plan: 'free' | 'pro' };
+    const toolSearch = createToolSearch({
+      tools: catalog,
+      filter: ({ requestContext }: { requestContext: AppContext | undefined }) =>
+        requestContext?.plan === 'pro',
+    });
+    expectTypeOf(toolSearch.engine.createSession({}).requestContext).toEqualTypeOf<
+      AppContext | undefined
+    >();
+  });
+
+  it('leaves the context unknown when nothing names it', () => {
+    createToolSearch({
+      tools: catalog,
+      filter: ({ requestContext }) => {
+        expectTypeOf(requestContext).toEqualTypeOf<unknown>();
+        return true;
+      },
+    });
+  });
+
+  it('composes a prepareStep of yours written inline in the call', () => {
+    const toolSearch = createToolSearch({ tools: catalog });
+    const run = () =>
+      generateText({
+        model: new MockLanguageModelV4(),
+        tools: toolSearch.tools,
+        prepareStep: toolSearch.createPrepareStep({
+          prepareStep: ({ stepNumber }) =>
+            stepNumber === 0 ? { toolChoice: 'required' } : undefined,
+        }),
+        prompt: 'hi',
+      });
+    expectTypeOf(run).toBeFunction();
+  });
 });

@@ -4,8 +4,12 @@ import { createMiddleware } from 'langchain';
 import type { ToolSearchOptions } from './tool-search-options';
 import { createToolSearchSelector, type ToolSearchSelector } from './tool-search-selector';
 
-/** Options of {@link toolSearchMiddleware}. */
-export interface ToolSearchMiddlewareOptions extends ToolSearchOptions {
+/**
+ * Options of {@link toolSearchMiddleware}.
+ * @typeParam TContext - the agent's context type, as `filter` reads it from `requestContext.context`
+ */
+export interface ToolSearchMiddlewareOptions<TContext = unknown>
+  extends ToolSearchOptions<TContext> {
   /**
    * Appended to the system message so the model knows the meta-tools; `false` leaves the system
    * message alone. It is the same text every step, so the cached prefix stays stable.
@@ -18,14 +22,17 @@ export interface ToolSearchMiddlewareOptions extends ToolSearchOptions {
  * Tool search for langchain v1 `createAgent`: registers the meta-tools and the catalog, sends the
  * model only the meta-tools, pinned and loaded tools (plus the agent's own tools), and answers
  * a call to a tool that is not active with a tool message instead of running it.
+ * @typeParam TContext - the agent's context type (createAgent's `contextSchema`), typing `filter`'s `requestContext.context`
  * @param options - the catalog and the core's options (storage defaults to `'context'`)
  * @example
  * const agent = createAgent({ model, tools: [], middleware: [toolSearchMiddleware({ tools: catalog })] });
  * await agent.invoke({ messages: [new HumanMessage('...')] }, { configurable: { thread_id: 't1' } });
  */
-export function toolSearchMiddleware(options: ToolSearchMiddlewareOptions) {
+export function toolSearchMiddleware<TContext = unknown>(
+  options: ToolSearchMiddlewareOptions<TContext>,
+) {
   const { instructions, ...searchOptions } = options;
-  const search: ToolSearchSelector = createToolSearchSelector(searchOptions);
+  const search: ToolSearchSelector<TContext> = createToolSearchSelector(searchOptions);
   const instruction = instructions === undefined ? search.instructions : instructions;
   // createAgent hands every model call the same array of registered tools: split it once.
   const partitions = new WeakMap<readonly unknown[], Partition>();

@@ -18,17 +18,21 @@ export interface LangChainTool {
 /**
  * What a filter sees as `requestContext`: the LangGraph runtime of the call (createAgent's
  * `Runtime`, or a tool's `ToolRuntime`), so `context` and `configurable` are both at hand.
+ * @typeParam TContext - the agent's context type (what createAgent's `contextSchema` describes)
  */
-export interface ToolSearchRuntime {
+export interface ToolSearchRuntime<TContext = unknown> {
   configurable?: { thread_id?: unknown; [key: string]: unknown } | undefined;
   /** The agent's `context` (createAgent's `contextSchema`), e.g. the caller's id or plan. */
-  context?: unknown;
+  context?: TContext | undefined;
 }
 
-/** Options of {@link toolSearchMiddleware} and {@link createToolSearchSelector}: the core's, for LangChain tools. */
-export interface ToolSearchOptions
+/**
+ * Options of {@link toolSearchMiddleware} and {@link createToolSearchSelector}: the core's, for LangChain tools.
+ * @typeParam TContext - the agent's context type, as `filter` reads it from `requestContext.context`
+ */
+export interface ToolSearchOptions<TContext = unknown>
   extends Omit<
-    ToolSearchEngineOptions<LangChainTool, ToolSearchRuntime>,
+    ToolSearchEngineOptions<LangChainTool, ToolSearchRuntime<TContext>>,
     'tools' | 'describe' | 'storage'
   > {
   /** The searchable catalog: `tool(...)` (zod or JSON schema), `DynamicStructuredTool` or MCP tools. */

@@ -14,11 +14,14 @@ import type { LangChainTool, ToolSearchOptions, ToolSearchRuntime } from './tool
 /** What the selector hands to `bindTools` and `ToolNode`. */
 type BindableTool = StructuredToolInterface;
 
-type Engine = ToolSearchEngine<LangChainTool, ToolSearchRuntime>;
+type Engine<TContext> = ToolSearchEngine<LangChainTool, ToolSearchRuntime<TContext>>;
 
-/** The tool search for a hand-built LangGraph loop: tools for the `ToolNode`, and what to bind each step. */
-export interface ToolSearchSelector {
-  readonly engine: Engine;
+/**
+ * The tool search for a hand-built LangGraph loop: tools for the `ToolNode`, and what to bind each step.
+ * @typeParam TContext - the agent's context type, as the filter sees it
+ */
+export interface ToolSearchSelector<TContext = unknown> {
+  readonly engine: Engine<TContext>;
   /** `search_tools`, then `load_tool` (unless autoLoad) and `unload_tool` (when enabled), as LangChain tools. */
   readonly metaTools: BindableTool[];
   /**
@@ -64,14 +67,17 @@ export interface ToolSearchSelector {
 /**
  * Creates the tool search for a hand-built LangGraph graph: register `tools` in the `ToolNode`,
  * bind `selectTools(messages, config)` before each model call.
+ * @typeParam TContext - the graph's context type, typing `filter`'s `requestContext.context`
  * @param options - the catalog and the core's options (storage defaults to `'context'`)
  * @example
  * const search = createToolSearchSelector({ tools: catalog });
- * const callModel = async (state, config) =>
- *   model.bindTools(await search.selectTools(state.messages, config)).invoke(state.messages);
+ * const callModel = async (state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) =>
+ *   ({ messages: [await model.bindTools(await search.selectTools(state.messages, config)).invoke(state.messages)] });
  * const toolNode = new ToolNode(search.tools);
  */
-export function createToolSearchSelector(options: ToolSearchOptions): ToolSearchSelector {
+export function createToolSearchSelector<TContext = unknown>(
+  options: ToolSearchOptions<TContext>,
+): ToolSearchSelector<TContext> {
   const {
     tools: catalogTools,
     describe = describeTool,
@@ -81,7 +87,7 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
     ...rest
   } = options;
   const catalog = toCatalogRecord(catalogTools);
-  const engine: Engine = createToolSearchEngine({
+  const engine: Engine<TContext> = createToolSearchEngine({
     ...rest,
     ...engineEmbeddingOptions({ embeddings, embed: rest.embed, fusion: rest.fusion }),
     tools: catalog,
@@ -117,10 +123,11 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
   const sessionFor = async (
     messages: readonly BaseMessage[],
     runtime: ToolSearchRuntime | undefined,
-  ): Promise<ToolSearchSession<LangChainTool, ToolSearchRuntime>> =>
+  ): Promise<ToolSearchSession<LangChainTool, ToolSearchRuntime<TContext>>> =>
     engine.createSession({
       threadId: threadIdOf(runtime),
-      requestContext: runtime,
+      // The runtime's `context` is what the agent was invoked with, which TContext describes.
+      requestContext: runtime as ToolSearchRuntime<TContext> | undefined,
       resolvedTools: await resolvedFor(runtime),
       toolResults: toolResultsFromMessages(messages),
     });
@@ -144,7 +151,11 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
       ? `Tool "${toolName}" is not loaded. Call search_tools to find and load a tool for this task, then call it from your next step.`
       : `Tool "${toolName}" is not loaded. Call search_tools to find a tool for this task, load_tool to load it, then call it from your next step.`;
 
-  const checkToolCall: ToolSearchSelector['checkToolCall'] = async (toolName, messages, config) => {
+  const checkToolCall: ToolSearchSelector<TContext>['checkToolCall'] = async (
+    toolName,
+    messages,
+    config,
+  ) => {
     if (!Object.hasOwn(catalog, toolName)) {
       if (!(await resolvedFor(config))?.catalog.has(toolName)) return undefined;
     }
@@ -153,7 +164,7 @@ export function createToolSearchSelector(options: ToolSearchOptions): ToolSearch
       : notActive(toolName);
   };
 
-  const activeTools: ToolSearchSelector['activeTools'] = async (messages, config) =>
+  const activeTools: ToolSearchSelector<TContext>['activeTools'] = async (messages, config) =>
     (await (await sessionFor(messages, config)).activeTools()).map(
       (active) => active.tool as unknown as BindableTool,
     );
@@ -185,7 +196,7 @@ type ToolRuntimeLike = ToolSearchRuntime & { state?: unknown; toolCall?: unknown
 /** A catalog tool for a plain `ToolNode`: same name, description and schema, run only when active. */
 function guardTool(
   original: LangChainTool,
-  check: ToolSearchSelector['checkToolCall'],
+  check: ToolSearchSelector<unknown>['checkToolCall'],
 ): BindableTool {
   return createTool(
     async (input: unknown, runtime: ToolRuntimeLike) => {

@@ -8,8 +8,8 @@ import { ToolSearchProcessor } from './tool-search-processor';
 import type { AnyMastraTool, ToolSearchProcessorOptions } from './tool-search-processor-options';
 
 /**
- * Each shortcoming of Mastra's processor listed in DESIGN.md, as a test that passes on ours and
- * fails on Mastra's (`it.fails`), so the fix is shown against the old behaviour.
+ * Each known shortcoming of Mastra's processor (the README's comparison table), as a test that
+ * passes on ours and fails on Mastra's (`it.fails`), so the fix is shown against the old behaviour.
  */
 const implementations = [
   {

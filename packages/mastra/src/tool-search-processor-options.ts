@@ -58,7 +58,7 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
   search?: SearchSettings;
   /**
    * Where loaded tools live: per thread in memory, derived from the conversation's messages, or a
-   * store of yours (`tool-search-redis`...).
+   * store of yours (a `LoadedToolsStore` from `tool-search-core`, shared by server instances).
    * @default 'in-memory'
    */
   storage?: 'in-memory' | 'context' | LoadedToolsStore;

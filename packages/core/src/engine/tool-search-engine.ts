@@ -259,7 +259,11 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
 }
 
 /**
- * Creates a {@link ToolSearchEngine}.
+ * Creates a {@link ToolSearchEngine}. Name the request context's type as the second type argument
+ * (`createToolSearchEngine<MyTool, AppContext>(...)`) or annotate the filter's parameter;
+ * otherwise the context a filter reads is `unknown`.
+ * @typeParam TTool - your tool type, inferred from `tools`
+ * @typeParam TContext - the request context a `filter` reads and `createSession` takes
  * @param options - catalog, describe function, search settings, storage, filter, budget, events
  * @example
  * const engine = createToolSearchEngine({

@@ -88,7 +88,11 @@ export interface SearchSettings {
   autoLoad?: boolean;
 }
 
-/** Options of {@link createToolSearchEngine}. */
+/**
+ * Options of {@link createToolSearchEngine}.
+ * @typeParam TTool - your tool type, whatever shape your agent loop uses
+ * @typeParam TContext - the request context a `filter` reads (`unknown` unless you name it)
+ */
 export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends ToolSearchEvents {
   /** The searchable catalog, keyed as the framework keys it. */
   tools: Readonly<Record<string, TTool>>;
@@ -100,7 +104,7 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends Tool
   search?: SearchSettings;
   /**
    * Where loaded tools live: per thread in process memory, derived from the conversation's
-   * messages, or a store of yours (Redis...).
+   * messages, or a store of yours (a `LoadedToolsStore`, such as `createRedisStore()` from `tool-search-redis`, shared by server instances).
    * @default 'in-memory'
    */
   storage?: 'in-memory' | 'context' | LoadedToolsStore;

@@ -107,7 +107,7 @@ function pushCjk(terms: string[], run: string, mode: CjkSegmentation): void {
  * @returns a function from text to terms
  * @example
  * const tokenize = createTokenizer();
- * tokenize('getWeatherForecast for Zürich'); // ['get', 'weather', 'forecast', 'zurich']
+ * tokenize('getWeatherForecast for Zürich'); // ['getweatherforecast', 'get', 'weather', 'forecast', 'zurich']
  */
 export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
   const stopWords =

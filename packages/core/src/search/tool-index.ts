@@ -71,7 +71,7 @@ export interface Candidate {
  *
  * @example
  * const index = new ToolIndex([{ id: 'get_weather', description: 'Current weather for a city' }]);
- * index.search('weather in Paris'); // [{ id: 'get_weather', score: 2.9, description: '...' }]
+ * index.search('weather in Paris'); // [{ id: 'get_weather', score: 0.705..., description: '...' }]
  */
 export class ToolIndex {
   /** The options it was built with, for its snapshot. */

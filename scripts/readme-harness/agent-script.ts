@@ -1,0 +1,88 @@
+// What every scripted model of the README harnesses does, whatever its framework: search for the
+// task, load the first result, call it, answer with what it returned. It acts only on the tool
+// results it is shown, so a snippet whose tool search does not work cannot get to the answer.
+
+/** The task the scripted models are given, and the input they call the found tool with. */
+export const TASK = { query: 'weather in Paris', input: { city: 'Paris' } };
+
+/** A tool result as the model sees it in its prompt. */
+export interface SeenResult {
+  toolName: string;
+  /** The result as an object, or its JSON text. */
+  output: unknown;
+}
+
+/** The model's next move: call a tool, or answer. */
+export type Move = { toolName: string; input: Record<string, unknown> } | { text: string };
+
+/** What a scripted model records of each call, for `verify()`. */
+export interface CallRecord {
+  /** The tool names the model was sent. */
+  tools: string[];
+  move: Move;
+}
+
+/** Decides the next move from the tool results so far (oldest first). */
+export function nextMove(results: readonly SeenResult[]): Move {
+  const last = results.at(-1);
+  if (!last) return { toolName: 'search_tools', input: { query: TASK.query } };
+  const output = parse(last.output) as {
+    results?: { name?: unknown }[];
+    success?: unknown;
+    toolName?: unknown;
+  };
+  if (last.toolName === 'search_tools') {
+    const found = output.results?.[0]?.name;
+    return typeof found === 'string'
+      ? { toolName: 'load_tool', input: { toolName: found } }
+      : { text: 'Search found nothing.' };
+  }
+  if (last.toolName === 'load_tool') {
+    return output.success === true && typeof output.toolName === 'string'
+      ? { toolName: output.toolName, input: TASK.input }
+      : { text: 'The tool did not load.' };
+  }
+  return { text: `Done: ${JSON.stringify(output)}` };
+}
+
+/** The meta-tools' names: every other tool a model is sent comes from the catalog. */
+const META_TOOLS = ['search_tools', 'load_tool', 'unload_tool'];
+
+/**
+ * Throws unless the run went the way tool search promises: the first call offered
+ * `search_tools` and no catalog tool, and the model later called a catalog tool it was offered
+ * (so `load_tool` worked).
+ */
+export function verifyCalls(calls: readonly CallRecord[]): void {
+  const first = calls[0];
+  if (!first) throw new Error('README harness: the snippet never called the model');
+  const leaked = first.tools.filter((name) => !META_TOOLS.includes(name));
+  if (!first.tools.includes('search_tools') || leaked.length > 0) {
+    throw new Error(
+      `README harness: the first call should offer search_tools and no catalog tool; it offered ${first.tools.join(', ')}`,
+    );
+  }
+  const called = calls.find(
+    (call) => 'toolName' in call.move && !META_TOOLS.includes(call.move.toolName),
+  );
+  if (!called || !('toolName' in called.move) || !called.tools.includes(called.move.toolName)) {
+    throw new Error(
+      `README harness: the model never got to call a loaded catalog tool: ${JSON.stringify(calls.map((call) => call.move))}`,
+    );
+  }
+  const answer = calls.at(-1)?.move;
+  if (!answer || !('text' in answer) || !answer.text.startsWith('Done:')) {
+    throw new Error(
+      `README harness: the run did not end with the tool's result: ${JSON.stringify(answer)}`,
+    );
+  }
+}
+
+function parse(output: unknown): unknown {
+  if (typeof output !== 'string') return output ?? {};
+  try {
+    return JSON.parse(output);
+  } catch {
+    return {};
+  }
+}
