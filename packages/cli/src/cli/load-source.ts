@@ -35,6 +35,14 @@ export interface LoadedSource extends Catalog {
 export function hasLiveSource(values: SourceFlagValues): boolean {
   if (values.mcp !== undefined && values.config !== undefined)
     throw new UsageError('give either --mcp or --config, not both');
+  if (values.name !== undefined && values.mcp === undefined)
+    throw new UsageError('--name goes with --mcp');
+  if (
+    values['connect-timeout'] !== undefined &&
+    values.mcp === undefined &&
+    values.config === undefined
+  )
+    throw new UsageError('--connect-timeout goes with --mcp or --config');
   return values.mcp !== undefined || values.config !== undefined;
 }
 
@@ -63,10 +71,10 @@ export async function loadLiveSource(values: SourceFlagValues, io: CliIo): Promi
       throw new UsageError('--name must not be empty');
     return readMcpCatalog(words, {
       ...live,
+      commandLine: values.mcp,
       ...(values.name !== undefined && { name: values.name }),
     });
   }
-  if (values.name !== undefined) throw new UsageError('--name goes with --mcp');
   return readConfigCatalog(values.config!, live);
 }
 
