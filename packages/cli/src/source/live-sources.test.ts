@@ -77,6 +77,16 @@ describe('--mcp "COMMAND ARGS"', () => {
     expect(crashed.stderr).toBe(
       `tool-search: --mcp ${JSON.stringify(crash)}: did not start: Connection closed (its stderr: missing API key)\n`,
     );
+    // Node ends a crash with its version line: the line naming the error is the one shown.
+    const noScript = await runCli([
+      'inspect',
+      '--mcp',
+      `${JSON.stringify(process.execPath)} ${temp.dir}/server.js`,
+    ]);
+    expect(noScript.code).toBe(2);
+    expect(noScript.stderr).toMatch(
+      /did not start: .*\(its stderr: Error: Cannot find module '.*server\.js'\)\n$/,
+    );
     const missing = await runCli(['search', '--mcp', 'no-such-mcp-server-xyz --stdio', 'x']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(

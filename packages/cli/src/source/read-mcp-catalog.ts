@@ -31,8 +31,11 @@ export interface ConfigCatalog extends Catalog {
   toolSearch: ToolSearchConfig;
 }
 
-/** Lines of an upstream's stderr kept for the error message when it fails to start. */
-const STDERR_LINES_KEPT = 3;
+/** Lines of an upstream's stderr kept for the error message when it fails to start: a crash's tail. */
+const STDERR_LINES_KEPT = 20;
+/** A stderr line that says what went wrong (Node's `Error: ...`, Python's `...Error: ...`). */
+const ERROR_LINE =
+  /\b(error|exception|fatal|cannot|can't|failed|not found|missing|denied|invalid)\b/i;
 /** The name `--mcp` gives its one server unless told otherwise. */
 export const DEFAULT_MCP_SERVER_NAME = 'server';
 
@@ -137,8 +140,12 @@ async function listTools(
 
 function failureText(state: UpstreamState, stderr: string[] | undefined): string {
   const reason = `did not start: ${state.error ?? state.status}`;
-  const last = stderr?.filter((line) => line.trim() !== '').at(-1);
-  return last ? `${reason} (its stderr: ${last.trim()})` : reason;
+  // Runtimes end a crash with lines that say little (Node prints its version last): prefer the
+  // last line that names an error.
+  const lines = (stderr ?? []).map((line) => line.trim()).filter((line) => line !== '');
+  const telling =
+    lines.findLast((line) => ERROR_LINE.test(line) && !line.startsWith('at ')) ?? lines.at(-1);
+  return telling ? `${reason} (its stderr: ${telling})` : reason;
 }
 
 function toCatalogTool(tool: GatewayTool): CatalogTool {
