@@ -31,21 +31,31 @@ function runBin(args: string[]): Promise<{ code: number | null; stdout: string; 
 }
 
 describe('the tool-search bin', () => {
-  it('runs a command in its own process and exits with its code', async () => {
-    const file = await temp.write('office.json', { tools: OFFICE_TOOLS, queries: OFFICE_QUERIES });
+  // One or two processes per test: each start of the bin through tsx takes seconds on a busy machine.
+  it('prints the JSON document on stdout and exits 0', async () => {
+    const file = await temp.write('office.json', { tools: OFFICE_TOOLS });
     const search = await runBin(['search', file, 'weather in Paris', '--json']);
     expect(search.stderr).toBe('');
     expect(search.code).toBe(0);
     expect(JSON.parse(search.stdout)[0].id).toBe('get_weather');
+  });
 
+  it('exits 1 for a usage error and 2 for bad input, with one line and no stack trace', async () => {
+    const file = await temp.write('office.json', { tools: OFFICE_TOOLS });
     const usage = await runBin(['search', file]);
     expect(usage.code).toBe(1);
+    expect(usage.stdout).toBe('');
     const missing = await runBin(['inspect', `${temp.dir}/missing.json`]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(`tool-search: ${temp.dir}/missing.json: no such file\n`);
+  });
+
+  it('exits 3 when a check fails, after printing the report', async () => {
+    const file = await temp.write('office.json', { tools: OFFICE_TOOLS, queries: OFFICE_QUERIES });
     const check = await runBin(['eval', file, '--fail-under', '0.9']);
     expect(check.code).toBe(3);
     expect(check.stdout).toContain('recall@5');
+    expect(check.stderr).toBe('tool-search: recall@5 0.750 is under --fail-under 0.9\n');
   });
 
   it('serves the MCP gateway over stdio, as tool-search-mcp does', async () => {
