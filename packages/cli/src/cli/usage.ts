@@ -2,7 +2,7 @@
 
 const SOURCE_HELP = `Source (one of):
   FILE                   a JSON file: { "tools": [...] } (the tool-retrieval data format) or an
-                         array of tools; MCP's { name, description, inputSchema } also reads
+                         array of tools (MCP's { name, description, inputSchema } too)
   --mcp "COMMAND ARGS"   one MCP server started over stdio, e.g. --mcp "npx -y @scope/server"
   --config FILE          every server of an "mcpServers" config (the tool-search-mcp config)
   --name NAME            with --mcp: the server's name in exposed names (default: server)
