@@ -9,5 +9,13 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
-  deps: { neverBundle: [/^@modelcontextprotocol\//, 'tool-search-core', 'zod'] },
+  deps: {
+    neverBundle: [
+      /^@modelcontextprotocol\//,
+      'tool-search-core',
+      'tool-search-redis',
+      'ioredis',
+      'zod',
+    ],
+  },
 });

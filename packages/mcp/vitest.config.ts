@@ -10,6 +10,9 @@ export default defineProject({
   test: {
     name: 'mcp',
     include: ['src/**/*.test.ts'],
+    // One redis-server for the run (tool-search-redis's setup: with CI set it must start; on a
+    // machine without redis-server the storage tests skip with a notice).
+    globalSetup: ['../redis/src/test-utils/global-setup.ts'],
     // Tests spawn real MCP servers (node child processes); a slow CI machine needs the headroom.
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -5,7 +5,9 @@ export type {
   ExposeMode,
   GatewayConfig,
   HttpUpstreamConfig,
+  RedisStorageConfig,
   StdioUpstreamConfig,
+  StorageConfig,
   ToolSearchConfig,
   UpstreamConfig,
 } from './config/gateway-config';
@@ -15,6 +17,8 @@ export type { ParsedGatewayConfig, ParseGatewayConfigOptions } from './config/pa
 export { loadGatewayConfig, parseGatewayConfig } from './config/parse-gateway-config';
 export type { CreateGatewayFromConfigOptions } from './gateway/create-gateway-from-config';
 export { createGatewayFromConfig } from './gateway/create-gateway-from-config';
+export type { GatewayStorage, OpenGatewayStorageOptions } from './gateway/gateway-storage';
+export { openGatewayStorage } from './gateway/gateway-storage';
 export { CALL_TOOL_NAME } from './gateway/gateway-tool-definitions';
 export type { GatewayHttpServer, ServeGatewayHttpOptions } from './gateway/serve-http';
 export { DEFAULT_MAX_HTTP_SESSIONS, isLoopbackHost, serveGatewayHttp } from './gateway/serve-http';

@@ -4,6 +4,7 @@ import { GatewayConfigError } from '../config/config-error';
 import type { ExposeMode } from '../config/gateway-config';
 import { loadGatewayConfig } from '../config/parse-gateway-config';
 import { createGatewayFromConfig } from '../gateway/create-gateway-from-config';
+import { type GatewayStorage, openGatewayStorage } from '../gateway/gateway-storage';
 import { isLoopbackHost, serveGatewayHttp } from '../gateway/serve-http';
 import { serveGatewayStdio } from '../gateway/serve-stdio';
 import { createManifestCache, defaultCacheDir } from '../upstream/manifest-cache';
@@ -96,10 +97,21 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
     return 1;
   }
 
+  let storage: GatewayStorage | undefined;
+  if (loaded.config.storage) {
+    try {
+      storage = await openGatewayStorage(loaded.config.storage, { log });
+    } catch (error) {
+      stderr.write(`tool-search-mcp: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
+
   const info = { name: 'tool-search-mcp', version: packageVersion() };
   const gateway = createGatewayFromConfig(
     {
       mcpServers: loaded.config.mcpServers,
+      ...(loaded.config.storage && { storage: loaded.config.storage }),
       toolSearch: {
         ...loaded.config.toolSearch,
         ...(values.expose !== undefined && { expose: values.expose as ExposeMode }),
@@ -113,6 +125,7 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
       ...(values['call-timeout'] !== undefined && { callTimeout: Number(values['call-timeout']) }),
       serverInfo: info,
       log,
+      ...(storage && { storage: storage.store }),
     },
   );
   const stopped = stopSignal(context.signal);
@@ -141,6 +154,7 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
   } finally {
     stopped.dispose();
     await gateway.close();
+    await storage?.close();
   }
 }
 

@@ -75,12 +75,43 @@ export interface ToolSearchConfig {
   expose?: ExposeMode;
 }
 
+/**
+ * The `storage` object of the config: where sessions' loaded tools live. Redis lets several
+ * gateway instances (HTTP, behind a load balancer) share them; without `storage` they stay in the
+ * gateway's memory.
+ */
+export interface RedisStorageConfig {
+  type: 'redis';
+  /** The Redis server, e.g. `redis://127.0.0.1:6379` or `rediss://user:password@host:6380/0`. */
+  url: string;
+  /**
+   * Put before every key, to separate gateways (or environments) sharing one Redis. No `{` or `}`.
+   * @default 'tool-search:'
+   */
+  keyPrefix?: string;
+  /**
+   * Idle time in ms before Redis forgets a session's loaded tools; `0` never.
+   * @default 3_600_000
+   */
+  ttl?: number;
+  /**
+   * How long one Redis call may take, in ms, before the gateway answers without it.
+   * @default 1_000
+   */
+  timeout?: number;
+}
+
+/** Where loaded tools are kept (only Redis for now; the default is the gateway's memory). */
+export type StorageConfig = RedisStorageConfig;
+
 /** The gateway's configuration file: the `mcpServers` object MCP clients already use, plus `toolSearch`. */
 export interface GatewayConfig {
   /** The upstream servers by name; the name becomes the prefix of their exposed tool names. */
   mcpServers: Record<string, UpstreamConfig>;
   /** Search options and the expose mode. */
   toolSearch?: ToolSearchConfig;
+  /** Where sessions' loaded tools live (default: the gateway's memory). */
+  storage?: StorageConfig;
 }
 
 /** Whether an upstream entry is reached over HTTP. */

@@ -6,6 +6,7 @@ import type {
   GatewayConfig,
   HttpUpstreamConfig,
   StdioUpstreamConfig,
+  StorageConfig,
   ToolSearchConfig,
   UpstreamConfig,
 } from './gateway-config';
@@ -58,6 +59,7 @@ const TOOL_SEARCH_KEYS = new Set([
   'expose',
 ]);
 const EXPOSE_MODES: readonly ExposeMode[] = ['tools', 'proxy'];
+const REDIS_STORAGE_KEYS = new Set(['type', 'url', 'keyPrefix', 'ttl', 'timeout']);
 
 /**
  * Validates a gateway config object (the parsed JSON of a config file).
@@ -74,7 +76,7 @@ export function parseGatewayConfig(
 ): ParsedGatewayConfig {
   const reader = new ConfigReader(options.file ?? 'config');
   const root = reader.object(value, '$');
-  reader.unknownKeys(root, '$', new Set(['mcpServers', 'toolSearch']));
+  reader.unknownKeys(root, '$', new Set(['mcpServers', 'toolSearch', 'storage']));
   const serversValue = root.mcpServers;
   if (serversValue === undefined) reader.fail('$', 'needs an "mcpServers" object');
   const servers = reader.object(serversValue, '$.mcpServers');
@@ -88,6 +90,7 @@ export function parseGatewayConfig(
   const config: GatewayConfig = { mcpServers };
   if (root.toolSearch !== undefined)
     config.toolSearch = readToolSearch(reader, root.toolSearch, '$.toolSearch');
+  if (root.storage !== undefined) config.storage = readStorage(reader, root.storage, '$.storage');
   return { config, warnings: reader.warnings };
 }
 
@@ -226,6 +229,42 @@ function readToolSearch(reader: ConfigReader, value: unknown, path: string): Too
   return config;
 }
 
+function readStorage(reader: ConfigReader, value: unknown, path: string): StorageConfig {
+  const entry = reader.object(value, path);
+  if (entry.type === undefined) reader.fail(path, 'needs "type": "redis"');
+  if (entry.type !== 'redis') {
+    reader.fail(
+      childPath(path, 'type'),
+      `must be "redis" (the only shared storage), got ${describe(entry.type)}`,
+    );
+  }
+  reader.unknownKeys(entry, path, REDIS_STORAGE_KEYS);
+  const url = reader.nonEmptyString(entry.url, childPath(path, 'url'));
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    reader.fail(childPath(path, 'url'), `is not a URL: ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    reader.fail(childPath(path, 'url'), 'must be a redis: or rediss: URL');
+  }
+  const storage: StorageConfig = { type: 'redis', url };
+  if (entry.keyPrefix !== undefined) {
+    const keyPrefix = entry.keyPrefix;
+    if (typeof keyPrefix !== 'string' || /[{}]/.test(keyPrefix))
+      reader.fail(
+        childPath(path, 'keyPrefix'),
+        `must be a string without { or } (they mark the key's Redis Cluster hash tag), got ${describe(keyPrefix)}`,
+      );
+    storage.keyPrefix = keyPrefix;
+  }
+  if (entry.ttl !== undefined) storage.ttl = reader.integer(entry.ttl, childPath(path, 'ttl'), 0);
+  if (entry.timeout !== undefined)
+    storage.timeout = reader.integer(entry.timeout, childPath(path, 'timeout'), 1);
+  return storage;
+}
+
 /** Type checks that throw a {@link GatewayConfigError} at a JSON path, and collect warnings. */
 class ConfigReader {
   readonly warnings: string[] = [];
@@ -298,6 +337,7 @@ class ConfigReader {
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;

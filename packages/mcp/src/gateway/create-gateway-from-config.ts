@@ -1,3 +1,4 @@
+import type { LoadedToolsStore } from 'tool-search-core';
 import type { GatewayConfig } from '../config/gateway-config';
 import {
   createManifestCache,
@@ -25,6 +26,13 @@ export interface CreateGatewayFromConfigOptions
    * @default writes to stderr
    */
   log?: (message: string) => void;
+  /**
+   * The loaded-tools store. Required when the config has `storage`: open it with
+   * `openGatewayStorage(config.storage)` (asynchronous, as it loads the Redis client) and close it
+   * after the gateway.
+   * @default a memory store
+   */
+  storage?: LoadedToolsStore;
 }
 
 /**
@@ -32,7 +40,7 @@ export interface CreateGatewayFromConfigOptions
  * upstream manager, manifest cache and MCP face. Serve it with `serveGatewayStdio`,
  * `serveGatewayHttp` or `gateway.connect(transport)`.
  * @param config - a config, e.g. from `loadGatewayConfig` or `parseGatewayConfig`
- * @param options - cache, timeouts, backoff, server info, log
+ * @param options - cache, timeouts, backoff, server info, log, the loaded-tools store
  * @example
  * const gateway = createGatewayFromConfig({
  *   mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } },
@@ -44,7 +52,19 @@ export function createGatewayFromConfig(
   config: GatewayConfig,
   options: CreateGatewayFromConfigOptions = {},
 ): ToolSearchGateway {
-  const { cache = createManifestCache(defaultCacheDir()), serverInfo, log, ...timing } = options;
+  const {
+    cache = createManifestCache(defaultCacheDir()),
+    serverInfo,
+    log,
+    storage,
+    ...timing
+  } = options;
+  if (config.storage && !storage) {
+    // Silently keeping loads in memory would break the sharing the config asks for.
+    throw new TypeError(
+      'createGatewayFromConfig: the config has "storage"; open it with openGatewayStorage(config.storage) and pass its store as options.storage',
+    );
+  }
   const upstreams = createUpstreamManager({
     servers: config.mcpServers,
     cache: cache === false ? undefined : cache,
@@ -55,6 +75,7 @@ export function createGatewayFromConfig(
   return createToolSearchGateway({
     upstreams,
     toolSearch: config.toolSearch,
+    ...(storage && { storage }),
     ...(serverInfo && { serverInfo }),
     ...(log && { log }),
   });

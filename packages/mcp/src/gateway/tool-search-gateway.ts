@@ -10,6 +10,8 @@ import {
 import {
   createMemoryStore,
   createToolSearchEngine,
+  type LoadedToolsStore,
+  type MemoryStore,
   type ToolSearchEngine,
   type ToolSearchSession,
   toolSearchInstructions,
@@ -26,6 +28,13 @@ export interface ToolSearchGatewayOptions {
   upstreams: UpstreamManager;
   /** The config's `toolSearch` object: engine options and the expose mode. */
   toolSearch?: ToolSearchConfig | undefined;
+  /**
+   * Where sessions' loaded tools live, keyed by thread (the MCP session id over HTTP): a shared
+   * store (e.g. `createRedisStore` from `tool-search-redis`) lets several gateway instances see
+   * the same sessions' loads. The gateway does not close it.
+   * @default a memory store without expiry
+   */
+  storage?: LoadedToolsStore | undefined;
   /**
    * The name and version the gateway gives MCP clients.
    * @default { name: 'tool-search-mcp', version: '0.0.0' }
@@ -64,7 +73,9 @@ export class ToolSearchGateway {
   readonly #serverInfo: { name: string; version: string };
   readonly #log: (message: string) => void;
   /** Loaded tools per thread, kept across engine rebuilds (an upstream's tools changed). */
-  readonly #store = createMemoryStore({ ttl: 0 });
+  readonly #store: LoadedToolsStore;
+  /** The store the gateway made itself, and so disposes of. */
+  readonly #ownStore: MemoryStore | undefined;
   readonly #sessions = new Map<string, Server>();
   readonly #ready: Promise<void>;
   readonly #unsubscribe: () => void;
@@ -77,6 +88,8 @@ export class ToolSearchGateway {
     this.#serverInfo = options.serverInfo ?? { name: 'tool-search-mcp', version: '0.0.0' };
     this.#log =
       options.log ?? ((message) => process.stderr.write(`[tool-search-mcp] ${message}\n`));
+    this.#ownStore = options.storage ? undefined : createMemoryStore({ ttl: 0 });
+    this.#store = options.storage ?? this.#ownStore!;
     // Empty until the upstreams have started: the catalog is indexed once, when it is known.
     this.#engine = this.#buildEngine([], false);
     this.#ready = this.upstreams.start().then(() => {
@@ -165,7 +178,7 @@ export class ToolSearchGateway {
     );
     this.#sessions.clear();
     await this.upstreams.close();
-    this.#store.dispose();
+    this.#ownStore?.dispose();
   }
 
   #buildEngine(tools: readonly GatewayTool[], warn: boolean): ToolSearchEngine<GatewayTool> {
