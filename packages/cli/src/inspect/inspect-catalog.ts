@@ -9,6 +9,9 @@ import { type Catalog, type CatalogTool, toDescriptor } from '../source/catalog'
 import { countJsonTokens, metaToolDefinitions, toFunctionDefinition } from './count-tokens';
 import { DEFAULT_DUPLICATE_THRESHOLD, findNearDuplicates } from './near-duplicates';
 
+/** The server name the gateway's name rule is checked with when a catalog names none. */
+const DEFAULT_SERVER_NAME = 'tools';
+
 /** A problem with a catalog that makes its tools harder to find. */
 export type Finding =
   | { type: 'empty-description'; id: string; message: string }
@@ -166,7 +169,10 @@ function descriptionFindings(
 function collisionFindings(catalog: Catalog): Finding[] {
   const groups = new Map<string, string[]>();
   for (const tool of catalog.tools) {
-    const exposed = toExposedName(tool.server ?? catalog.serverName, tool.name ?? tool.id);
+    const exposed = toExposedName(
+      tool.server ?? catalog.serverName ?? DEFAULT_SERVER_NAME,
+      tool.name ?? tool.id,
+    );
     const group = groups.get(exposed);
     if (group) group.push(tool.id);
     else groups.set(exposed, [tool.id]);

@@ -33,8 +33,9 @@ export interface Catalog {
   /**
    * The server name `toExposedName` prefixes ids with when the name rule is checked: the
    * server's for MCP sources; for a file, the file's `name` field or the file's base name.
+   * @default 'tools'
    */
-  serverName: string;
+  serverName?: string;
 }
 
 /** The descriptor `ToolIndex` indexes for a catalog tool (the same fields the benchmark gives it). */
