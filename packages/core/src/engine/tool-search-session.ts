@@ -278,11 +278,16 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     return entries;
   }
 
-  /** The ids the results leave loaded, in (last) load order; a result may name a tool by its key. */
+  /**
+   * The ids the results leave loaded, in (last) load order; a result may name a tool by its key.
+   * Pinned tools are active anyway: as entries they would only take room in the budget.
+   */
   #derive(results: Iterable<ToolResultRecord>): string[] {
+    const pinned = new Set(this.engine.options.alwaysLoaded ?? []);
     const ids = new Set<string>();
     for (const name of deriveLoadedToolNames(results)) {
       const id = this.lookup(name)?.descriptor.id ?? name;
+      if (pinned.has(id)) continue;
       ids.delete(id);
       ids.add(id);
     }
