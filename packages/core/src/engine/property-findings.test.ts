@@ -67,3 +67,49 @@ describe('context storage with pinned tools and a budget', () => {
     expect(second.evicted).toBeUndefined();
   });
 });
+
+describe('context storage replay', () => {
+  it('keeps a reloaded tool in its place, so the tools offered keep their order', async () => {
+    const engine = engineFor({ storage: 'context' });
+    const first = await load(engine.createSession(), { toolNames: ['get_weather'] });
+    const results: ToolResultRecord[] = [{ toolName: 'load_tool', output: first }];
+    const second = await load(engine.createSession({ toolResults: results }), {
+      toolNames: ['send_email', 'get_weather'],
+    });
+    expect(second).toMatchObject({ loaded: ['send_email'], alreadyLoaded: ['get_weather'] });
+    results.push({ toolName: 'load_tool', output: second });
+    expect(await activeIds(engine.createSession({ toolResults: results }))).toEqual([
+      'get_weather',
+      'send_email',
+    ]);
+  });
+
+  it('still evicts the least recently loaded tool first, a reload counting as a use', async () => {
+    const engine = engineFor({ storage: 'context', maxLoadedTools: 2 });
+    const results: ToolResultRecord[] = [];
+    for (const toolName of ['get_weather', 'send_email', 'get_weather', 'create_issue']) {
+      const output = await load(engine.createSession({ toolResults: results }), { toolName });
+      results.push({ toolName: 'load_tool', output });
+    }
+    expect(results.at(-1)?.output).toMatchObject({ evicted: ['send_email'] });
+    expect(await activeIds(engine.createSession({ toolResults: results }))).toEqual([
+      'get_weather',
+      'create_issue',
+    ]);
+  });
+
+  it('unloads a tool that a result loaded by its key when a later result unloads its id', async () => {
+    const engine = createToolSearchEngine<FakeTool>({
+      tools: { mail: catalog.send_email! },
+      describe: (tool) => ({ id: 'send_email', description: tool.description }),
+      storage: 'context',
+    });
+    const session = engine.createSession({
+      toolResults: [
+        { toolName: 'load_tool', output: { success: true, toolName: 'mail', loaded: ['mail'] } },
+        { toolName: 'unload_tool', output: { success: true, unloaded: ['send_email'] } },
+      ],
+    });
+    expect(await activeIds(session)).toEqual([]);
+  });
+});

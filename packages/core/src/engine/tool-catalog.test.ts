@@ -115,7 +115,8 @@ describe('tool keys and ids', () => {
         { toolName: 'load_tool', output: { success: true, message: '', loaded: ['get-weather'] } },
       ],
     });
-    expect(await activeIds(session)).toEqual(['send-email', 'get-weather']);
+    // Loading a loaded tool again (by its id) keeps its first place.
+    expect(await activeIds(session)).toEqual(['get-weather', 'send-email']);
   });
 
   it("resolves a key to its id, which a request's own tool of that id shadows", async () => {
