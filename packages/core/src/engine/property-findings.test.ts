@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoadToolOutput } from '../meta-tools/meta-tool-schemas';
+import { createMemoryStore } from '../state/memory-store';
 import { createToolSearchEngine } from './tool-search-engine';
 import type { ToolSearchSession } from './tool-search-session';
 import type { ToolResultRecord, ToolSearchEngineOptions } from './types';
@@ -111,5 +112,26 @@ describe('context storage replay', () => {
       ],
     });
     expect(await activeIds(session)).toEqual([]);
+  });
+});
+
+describe('load_tool of a tool already loaded', () => {
+  it('reports the tools evicted to bring a thread back within a lowered budget', async () => {
+    const store = createMemoryStore();
+    const before = engineFor({ storage: store, maxLoadedTools: 3 }).createSession({
+      threadId: 't',
+    });
+    await load(before, { toolNames: ['get_weather', 'send_email', 'create_issue'] });
+    const after = engineFor({ storage: store, maxLoadedTools: 2 }).createSession({
+      threadId: 't',
+    });
+    const output = await load(after, { toolName: 'create_issue' });
+    expect(output).toMatchObject({
+      success: true,
+      toolName: 'create_issue',
+      evicted: ['get_weather'],
+    });
+    expect(output.message).toContain('get_weather');
+    expect(await activeIds(after)).toEqual(['send_email', 'create_issue']);
   });
 });

@@ -49,11 +49,13 @@ export async function loadTool<TTool, TContext>(
     }
     const [already] = outcome.alreadyLoaded;
     if (already !== undefined) {
+      // A thread over its budget (a budget lowered since, parallel loads) evicts even here.
       return {
         success: true,
-        message: `Tool "${already}" is already loaded. Call it directly.`,
+        message: `Tool "${already}" is already loaded. Call it directly.${evictionNote(outcome.evicted)}`,
         toolName: already,
         loaded: [already],
+        ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
       };
     }
     const [loaded] = outcome.loaded;
