@@ -135,3 +135,18 @@ describe('load_tool of a tool already loaded', () => {
     expect(await activeIds(after)).toEqual(['send_email', 'create_issue']);
   });
 });
+
+describe('session.isActive', () => {
+  it('asks the filter again, so a tool the policy denies since the step began never runs', async () => {
+    let denied = false;
+    const engine = engineFor({
+      filter: ({ toolName, phase }) =>
+        !(denied && phase === 'active' && toolName === 'get_weather'),
+    });
+    const session = engine.createSession({ threadId: 't' });
+    await load(session, { toolName: 'get_weather' });
+    expect(await activeIds(session)).toEqual(['get_weather']);
+    denied = true;
+    expect(await session.isActive('get_weather')).toBe(false);
+  });
+});

@@ -149,6 +149,9 @@ export class ToolSearchSession<TTool, TContext = unknown> {
    */
   async isActive(toolName: string): Promise<boolean> {
     const id = this.lookup(toolName)?.descriptor.id ?? toolName;
+    // The policy may have changed since this session answered (a tool object kept from an
+    // earlier step, an approval that waited): a tool runs only if the filter allows it now.
+    this.#filterAnswers.clear();
     const active = (await this.activeTools()).some((tool) => tool.id === id);
     if (!active) {
       this.emit('onDenied', {
