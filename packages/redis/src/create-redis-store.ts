@@ -88,7 +88,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const keyOf = (threadId: string): string => {
     if (typeof threadId !== 'string' || threadId === '')
       throw new TypeError('createRedisStore: a thread id must be a non-empty string');
-    return `${keyPrefix}{${threadId}}:tools`;
+    return `${keyPrefix}{${wellFormed(threadId, 'thread id')}}:tools`;
   };
 
   const call = async (threadId: string, args: string[]): Promise<unknown> => {
@@ -122,7 +122,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     async set(threadId, state) {
       // The engine never calls set on a store with update; it serves direct use and migrations.
       const pairs = (Array.isArray(state?.tools) ? state.tools : []).flatMap((entry) => [
-        String(entry.id),
+        toolId(entry.id),
         finite(entry.usedAt),
       ]);
       await call(threadId, ['set', '0', '0', ...pairs]);
@@ -143,17 +143,33 @@ function toArguments(operation: LoadedToolsOperation): string[] {
         'load',
         finite(operation.at),
         String(operation.maxLoadedTools ?? 0),
-        ...operation.ids.map(String),
+        ...operation.ids.map(toolId),
       ];
     case 'unload':
-      return ['unload', '0', '0', ...operation.ids.map(String)];
+      return ['unload', '0', '0', ...operation.ids.map(toolId)];
     case 'touch':
-      return ['touch', finite(operation.at), '0', String(operation.id)];
+      return ['touch', finite(operation.at), '0', toolId(operation.id)];
     default:
       throw new TypeError(
         `createRedisStore: unknown operation ${JSON.stringify((operation as { type?: unknown })?.type)}`,
       );
   }
+}
+
+/**
+ * Redis keeps keys and values as UTF-8 bytes, where a lone surrogate becomes U+FFFD: two thread
+ * ids (or tool ids) that differ only there would become one. Such ids are refused instead.
+ */
+function wellFormed(value: string, what: string): string {
+  if (!(value as unknown as { isWellFormed(): boolean }).isWellFormed())
+    throw new TypeError(
+      `createRedisStore: the ${what} ${JSON.stringify(value)} is not well-formed Unicode (it has a lone surrogate); Redis would store it as a different string`,
+    );
+  return value;
+}
+
+function toolId(id: unknown): string {
+  return wellFormed(String(id), 'tool id');
 }
 
 function finite(value: number): string {
