@@ -53,6 +53,12 @@ export const DEFAULT_REDIS_TTL = DEFAULT_TTL;
  * down or overloaded, and the agent's step waits for this call.
  */
 export const DEFAULT_REDIS_TIMEOUT = 1_000;
+/**
+ * Tool ids one call may carry. The engine sends at most 50 (a `load_tool` call's limit); far more
+ * is a bug or an attack, would hold Redis busy in the script, and is past what node-redis can
+ * pass as arguments (it overflows the call stack near 100,000).
+ */
+const MAX_IDS_PER_CALL = 10_000;
 
 /**
  * Creates a loaded-tools store on Redis for servers that run many instances: every change to a
@@ -121,10 +127,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async set(threadId, state) {
       // The engine never calls set on a store with update; it serves direct use and migrations.
-      const pairs = (Array.isArray(state?.tools) ? state.tools : []).flatMap((entry) => [
-        toolId(entry.id),
-        finite(entry.usedAt),
-      ]);
+      const tools = Array.isArray(state?.tools) ? state.tools : [];
+      const pairs = withinLimit(tools).flatMap((entry) => [toolId(entry.id), finite(entry.usedAt)]);
       await call(threadId, ['set', '0', '0', ...pairs]);
     },
     async delete(threadId) {
@@ -143,10 +147,10 @@ function toArguments(operation: LoadedToolsOperation): string[] {
         'load',
         finite(operation.at),
         String(operation.maxLoadedTools ?? 0),
-        ...operation.ids.map(toolId),
+        ...withinLimit(operation.ids).map(toolId),
       ];
     case 'unload':
-      return ['unload', '0', '0', ...operation.ids.map(toolId)];
+      return ['unload', '0', '0', ...withinLimit(operation.ids).map(toolId)];
     case 'touch':
       return ['touch', finite(operation.at), '0', toolId(operation.id)];
     default:
@@ -166,6 +170,14 @@ function wellFormed(value: string, what: string): string {
       `createRedisStore: the ${what} ${JSON.stringify(value)} is not well-formed Unicode (it has a lone surrogate); Redis would store it as a different string`,
     );
   return value;
+}
+
+function withinLimit<T>(ids: readonly T[]): readonly T[] {
+  if (ids.length > MAX_IDS_PER_CALL)
+    throw new RangeError(
+      `createRedisStore: one call may carry at most ${MAX_IDS_PER_CALL} tool ids, got ${ids.length}`,
+    );
+  return ids;
 }
 
 function toolId(id: unknown): string {

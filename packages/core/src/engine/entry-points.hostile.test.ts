@@ -551,3 +551,33 @@ describe('createMemoryStore under hostile thread ids', () => {
     },
   );
 });
+
+describe('createMemoryStore under a thread far over its budget', () => {
+  it(
+    'loads 100,000 ids within a budget of 3, evicting the rest at once, within its time',
+    async () => {
+      const store = createMemoryStore();
+      const change = await store.update('thread', {
+        type: 'load',
+        ids: MANY_NAMES,
+        at: 1,
+        maxLoadedTools: 3,
+      });
+      expect(change.loaded).toEqual(MANY_NAMES.slice(-3));
+      expect(change.evicted).toEqual(MANY_NAMES.slice(0, -3));
+    },
+    SLOW,
+  );
+
+  it(
+    'unloads one id of 100,000 loaded ones',
+    async () => {
+      const store = createMemoryStore();
+      await store.update('thread', { type: 'load', ids: MANY_NAMES, at: 1 });
+      const change = await store.update('thread', { type: 'unload', ids: ['tool_0'] });
+      expect(change.unloaded).toEqual(['tool_0']);
+      expect((await store.get('thread'))?.tools).toHaveLength(MANY_NAMES.length - 1);
+    },
+    SLOW,
+  );
+});

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoadToolOutput } from '../meta-tools/meta-tool-schemas';
+import { applyLoadedToolsOperation } from '../state/apply-loaded-tools-operation';
 import { createMemoryStore } from '../state/memory-store';
 import { createToolSearchEngine } from './tool-search-engine';
 import type { ToolSearchSession } from './tool-search-session';
@@ -148,5 +149,23 @@ describe('session.isActive', () => {
     expect(await activeIds(session)).toEqual(['get_weather']);
     denied = true;
     expect(await session.isActive('get_weather')).toBe(false);
+  });
+});
+
+describe('applyLoadedToolsOperation across processes', () => {
+  it('never evicts a tool it just loaded because its process clock is behind the thread', () => {
+    const entries = [
+      { id: 'a', usedAt: 10 },
+      { id: 'b', usedAt: 20 },
+    ];
+    // Another process, whose clock is behind, loads `c` "at 5".
+    const change = applyLoadedToolsOperation(entries, {
+      type: 'load',
+      ids: ['c'],
+      at: 5,
+      maxLoadedTools: 2,
+    });
+    expect(change).toMatchObject({ loaded: ['c'], evicted: ['a'] });
+    expect(entries.map((entry) => entry.id)).toEqual(['b', 'c']);
   });
 });
