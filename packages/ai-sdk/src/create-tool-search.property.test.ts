@@ -396,7 +396,7 @@ describe('createToolSearch under random use', () => {
             }
           },
         ),
-        propertyRuns('ai-sdk adapter', 300),
+        propertyRuns('ai-sdk adapter', 1_500),
       );
     },
     HANG_GUARD,

@@ -468,7 +468,7 @@ describe('ToolSearchProcessor under random use', () => {
             }
           },
         ),
-        propertyRuns('mastra adapter', 600),
+        propertyRuns('mastra adapter', 1_500),
       );
     },
     HANG_GUARD,

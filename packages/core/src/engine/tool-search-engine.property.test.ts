@@ -1173,7 +1173,7 @@ describe('ToolSearchEngine under random use', () => {
             }
           },
         ),
-        propertyRuns('core engine', 2_000),
+        propertyRuns('core engine', 6_200),
       );
     },
     HANG_GUARD,
