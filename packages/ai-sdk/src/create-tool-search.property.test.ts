@@ -398,7 +398,7 @@ describe('createToolSearch under random use', () => {
             }
           },
         ),
-        propertyRuns('ai-sdk adapter', 1_500),
+        propertyRuns('ai-sdk adapter', 1_200),
       );
     },
     HANG_GUARD,

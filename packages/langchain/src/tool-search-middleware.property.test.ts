@@ -397,7 +397,7 @@ describe('toolSearchMiddleware under random use', () => {
             }
           },
         ),
-        propertyRuns('langchain adapter', 200),
+        propertyRuns('langchain adapter', 150),
       );
     },
     HANG_GUARD,

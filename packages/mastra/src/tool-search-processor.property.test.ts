@@ -468,7 +468,7 @@ describe('ToolSearchProcessor under random use', () => {
             }
           },
         ),
-        propertyRuns('mastra adapter', 1_500),
+        propertyRuns('mastra adapter', 1_200),
       );
     },
     HANG_GUARD,

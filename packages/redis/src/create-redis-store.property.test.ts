@@ -408,7 +408,7 @@ describe.skipIf(port === 0)('createRedisStore under two engines and random use',
             );
           },
         ),
-        propertyRuns('redis store', 800),
+        propertyRuns('redis store', 600),
       );
     },
     HANG_GUARD,

@@ -1173,7 +1173,7 @@ describe('ToolSearchEngine under random use', () => {
             }
           },
         ),
-        propertyRuns('core engine', 6_200),
+        propertyRuns('core engine', 7_000),
       );
     },
     HANG_GUARD,
