@@ -7,5 +7,11 @@ const conditions = ['tool-search-source'];
 export default defineProject({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
-  test: { name: 'langchain-agent', include: ['src/**/*.test.ts'] },
+  test: {
+    name: 'langchain-agent',
+    include: ['src/**/*.test.ts'],
+    // A hang guard, not a timing: on a busy 2-core CI machine a test that drives a real agent
+    // (its first imports included) can take longer than the default 5 s.
+    testTimeout: 30_000,
+  },
 });

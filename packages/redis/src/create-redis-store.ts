@@ -53,6 +53,12 @@ export const DEFAULT_REDIS_TTL = DEFAULT_TTL;
  * down or overloaded, and the agent's step waits for this call.
  */
 export const DEFAULT_REDIS_TIMEOUT = 1_000;
+/**
+ * Tool ids one call may carry. The engine sends at most 50 (a `load_tool` call's limit); far more
+ * is a bug or an attack, would hold Redis busy in the script, and is past what node-redis can
+ * pass as arguments (it overflows the call stack near 100,000).
+ */
+const MAX_IDS_PER_CALL = 10_000;
 
 /**
  * Creates a loaded-tools store on Redis for servers that run many instances: every change to a
@@ -88,7 +94,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const keyOf = (threadId: string): string => {
     if (typeof threadId !== 'string' || threadId === '')
       throw new TypeError('createRedisStore: a thread id must be a non-empty string');
-    return `${keyPrefix}{${threadId}}:tools`;
+    return `${keyPrefix}{${wellFormed(threadId, 'thread id')}}:tools`;
   };
 
   const call = async (threadId: string, args: string[]): Promise<unknown> => {
@@ -121,10 +127,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async set(threadId, state) {
       // The engine never calls set on a store with update; it serves direct use and migrations.
-      const pairs = (Array.isArray(state?.tools) ? state.tools : []).flatMap((entry) => [
-        String(entry.id),
-        finite(entry.usedAt),
-      ]);
+      const tools = Array.isArray(state?.tools) ? state.tools : [];
+      const pairs = withinLimit(tools).flatMap((entry) => [toolId(entry.id), finite(entry.usedAt)]);
       await call(threadId, ['set', '0', '0', ...pairs]);
     },
     async delete(threadId) {
@@ -143,17 +147,41 @@ function toArguments(operation: LoadedToolsOperation): string[] {
         'load',
         finite(operation.at),
         String(operation.maxLoadedTools ?? 0),
-        ...operation.ids.map(String),
+        ...withinLimit(operation.ids).map(toolId),
       ];
     case 'unload':
-      return ['unload', '0', '0', ...operation.ids.map(String)];
+      return ['unload', '0', '0', ...withinLimit(operation.ids).map(toolId)];
     case 'touch':
-      return ['touch', finite(operation.at), '0', String(operation.id)];
+      return ['touch', finite(operation.at), '0', toolId(operation.id)];
     default:
       throw new TypeError(
         `createRedisStore: unknown operation ${JSON.stringify((operation as { type?: unknown })?.type)}`,
       );
   }
+}
+
+/**
+ * Redis keeps keys and values as UTF-8 bytes, where a lone surrogate becomes U+FFFD: two thread
+ * ids (or tool ids) that differ only there would become one. Such ids are refused instead.
+ */
+function wellFormed(value: string, what: string): string {
+  if (!(value as unknown as { isWellFormed(): boolean }).isWellFormed())
+    throw new TypeError(
+      `createRedisStore: the ${what} ${JSON.stringify(value)} is not well-formed Unicode (it has a lone surrogate); Redis would store it as a different string`,
+    );
+  return value;
+}
+
+function withinLimit<T>(ids: readonly T[]): readonly T[] {
+  if (ids.length > MAX_IDS_PER_CALL)
+    throw new RangeError(
+      `createRedisStore: one call may carry at most ${MAX_IDS_PER_CALL} tool ids, got ${ids.length}`,
+    );
+  return ids;
+}
+
+function toolId(id: unknown): string {
+  return wellFormed(String(id), 'tool id');
 }
 
 function finite(value: number): string {

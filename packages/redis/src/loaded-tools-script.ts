@@ -53,6 +53,13 @@ local function without(values, gone)
 end
 
 local at = tonumber(ARGV[3])
+-- As the core's reference: a load or touch counts as no older than the thread's latest use, since
+-- processes' clocks differ and a change may arrive after a later one.
+if op == 'load' or op == 'touch' then
+  for i = 1, #used do
+    if used[i] > at then at = used[i] end
+  end
+end
 local loaded, already, evicted, unloaded = {}, {}, {}, {}
 local changed = false
 
@@ -76,15 +83,28 @@ if op == 'load' then
     end
   end
   changed = true
-  if max > 0 then
-    while #ids > max do
-      local oldest = 1
-      for i = 2, #ids do
-        if used[i] < used[oldest] then oldest = i end
-      end
-      evicted[#evicted + 1] = table.remove(ids, oldest)
-      table.remove(used, oldest)
+  if max > 0 and #ids > max then
+    -- The least recently used go first, the earliest loaded among equals: all at once, in
+    -- O(n log n), since one at a time is O(n^2) and blocks Redis for a thread far over its budget.
+    local order = {}
+    for i = 1, #ids do order[i] = i end
+    table.sort(order, function(a, b)
+      if used[a] ~= used[b] then return used[a] < used[b] end
+      return a < b
+    end)
+    local goneAt = {}
+    for k = 1, #ids - max do
+      goneAt[order[k]] = true
+      evicted[#evicted + 1] = ids[order[k]]
     end
+    local keptIds, keptUsed = {}, {}
+    for i = 1, #ids do
+      if not goneAt[i] then
+        keptIds[#keptIds + 1] = ids[i]
+        keptUsed[#keptIds] = used[i]
+      end
+    end
+    ids, used = keptIds, keptUsed
     if #evicted > 0 then
       local gone = {}
       for _, id in ipairs(evicted) do gone[id] = true end

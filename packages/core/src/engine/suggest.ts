@@ -3,6 +3,11 @@ import { normalizeText } from '../search/tokenizer';
 /** Names this far apart (edits per character of the longer name) are still "near". */
 const MAX_RELATIVE_DISTANCE = 0.34;
 const MAX_SUGGESTIONS = 3;
+/**
+ * Names longer than this are not matched for suggestions: the edit distance costs the product of
+ * the two lengths, and no real tool name comes near it.
+ */
+const MAX_SUGGESTED_NAME_LENGTH = 256;
 
 /**
  * Names close to a misspelled one: by edit distance on the normalized names, or by one
@@ -17,12 +22,14 @@ export function suggestNames(
   name: string,
   candidates: Iterable<string | readonly string[]>,
 ): string[] {
+  if (name.length > MAX_SUGGESTED_NAME_LENGTH) return [];
   const wanted = normalizeText(name).replace(/[\s_.-]+/g, '');
   if (!wanted) return [];
   const scored: { name: string; distance: number }[] = [];
   for (const candidate of candidates) {
     let best: { name: string; distance: number } | undefined;
     for (const label of typeof candidate === 'string' ? [candidate] : candidate) {
+      if (label.length > MAX_SUGGESTED_NAME_LENGTH) continue;
       const distance = nameDistance(wanted, label);
       if (distance !== undefined && (best === undefined || distance < best.distance))
         best = { name: label, distance };

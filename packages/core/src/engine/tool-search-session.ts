@@ -3,7 +3,7 @@ import { createMetaTools } from '../meta-tools/create-meta-tools';
 import { toolSearchInstructions } from '../meta-tools/meta-tool-texts';
 import type { ToolIndex } from '../search/tool-index';
 import { applyLoadedToolsOperation } from '../state/apply-loaded-tools-operation';
-import { deriveLoadedToolNames } from '../state/context-state';
+import { type DerivedTool, deriveLoadedTools } from '../state/context-state';
 import type {
   LoadedToolEntry,
   LoadedToolsChange,
@@ -38,8 +38,8 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   /** The engine this session belongs to (its options, catalog and index). */
   readonly engine: ToolSearchEngine<TTool, TContext>;
   readonly #resolved: RequestCatalog<TTool> | undefined;
-  /** Tool names the conversation's tool results leave loaded, derived once per `setToolResults`. */
-  #derivedNames: string[];
+  /** Tools the conversation's tool results leave loaded (by id), derived once per `setToolResults`. */
+  #derived: DerivedTool[];
   /** Loads made in this session that its tool results do not show yet (no store, or no thread). */
   #ownEntries: LoadedToolEntry[] = [];
   /** Under 'context': names the conversation loaded but this session unloaded or evicted. */
@@ -54,7 +54,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       typeof init.threadId === 'string' && init.threadId !== '' ? init.threadId : undefined;
     this.requestContext = init.requestContext;
     this.#resolved = resolvedOf(engine, init.resolvedTools);
-    this.#derivedNames = this.#derive(init.toolResults ?? []);
+    this.#derived = this.#derive(init.toolResults ?? []);
     this.metaTools = createMetaTools(this);
   }
 
@@ -68,7 +68,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
 
   /** Replaces the conversation's tool results (for `storage: 'context'`); call it each step. */
   setToolResults(results: Iterable<ToolResultRecord>): void {
-    this.#derivedNames = this.#derive(results);
+    this.#derived = this.#derive(results);
   }
 
   /** @internal The indexes searched for this request: static first, then request-resolved. */
@@ -157,6 +157,9 @@ export class ToolSearchSession<TTool, TContext = unknown> {
    */
   async isActive(toolName: string): Promise<boolean> {
     const id = this.lookup(toolName)?.descriptor.id ?? toolName;
+    // The policy may have changed since this session answered (a tool object kept from an
+    // earlier step, an approval that waited): a tool runs only if the filter allows it now.
+    this.#filterAnswers.clear();
     const active = (await this.activeTools()).some((tool) => tool.id === id);
     if (!active) {
       this.emit('onDenied', {
@@ -276,25 +279,25 @@ export class ToolSearchSession<TTool, TContext = unknown> {
         return [];
       }
     }
-    // Under 'context', and for a request without a thread: this request's messages plus its own loads.
-    const derived = this.#derivedNames;
-    const entries: LoadedToolEntry[] = derived
-      .filter((id) => !this.#removed.has(id))
-      .map((id, position) => ({ id, usedAt: position }));
-    const seen = new Set(derived);
+    // Under 'context', and for a request without a thread: this request's messages plus its own
+    // loads. A derived tool counts as used when a result last loaded it.
+    const entries: LoadedToolEntry[] = this.#derived
+      .filter((tool) => !this.#removed.has(tool.name))
+      .map((tool) => ({ id: tool.name, usedAt: tool.lastLoadedAt }));
+    const seen = new Set(this.#derived.map((tool) => tool.name));
     for (const entry of this.#ownEntries) if (!seen.has(entry.id)) entries.push({ ...entry });
     return entries;
   }
 
-  /** The ids the results leave loaded, in (last) load order; a result may name a tool by its key. */
-  #derive(results: Iterable<ToolResultRecord>): string[] {
-    const ids = new Set<string>();
-    for (const name of deriveLoadedToolNames(results)) {
-      const id = this.lookup(name)?.descriptor.id ?? name;
-      ids.delete(id);
-      ids.add(id);
-    }
-    return [...ids];
+  /**
+   * The tools the results leave loaded, by id, in first-load order; a result may name a tool by
+   * its key. Pinned tools are active anyway: as entries they would only take room in the budget.
+   */
+  #derive(results: Iterable<ToolResultRecord>): DerivedTool[] {
+    const pinned = new Set(this.engine.options.alwaysLoaded ?? []);
+    return deriveLoadedTools(results, (name) => this.lookup(name)?.descriptor.id ?? name).filter(
+      (tool) => !pinned.has(tool.name),
+    );
   }
 
   /** Whether this session's state lives in the store (a thread id and a store), not in its messages. */
@@ -313,7 +316,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       }
       return;
     }
-    const derived = new Set(this.#derivedNames);
+    const derived = new Set(this.#derived.map((tool) => tool.name));
     const kept = new Set(entries.map((entry) => entry.id));
     for (const id of derived) if (!kept.has(id)) this.#removed.add(id);
     for (const id of kept) this.#removed.delete(id);

@@ -1,5 +1,6 @@
 import { suggestNames } from '../engine/suggest';
 import type { ToolSearchSession } from '../engine/tool-search-session';
+import { echoName } from './echo-name';
 import { evictionNote, loadNames } from './load-names';
 import { type LoadToolOutput, loadToolInput } from './meta-tool-schemas';
 
@@ -45,15 +46,18 @@ export async function loadTool<TTool, TContext>(
         suggestions.length > 0
           ? ` Did you mean: ${suggestions.join(', ')}?`
           : ' Use search_tools to find tools.';
-      return { success: false, message: `Tool "${toolName}" not found.${hint}`, toolName };
+      const echoed = echoName(toolName);
+      return { success: false, message: `Tool "${echoed}" not found.${hint}`, toolName: echoed };
     }
     const [already] = outcome.alreadyLoaded;
     if (already !== undefined) {
+      // A thread over its budget (a budget lowered since, parallel loads) evicts even here.
       return {
         success: true,
-        message: `Tool "${already}" is already loaded. Call it directly.`,
+        message: `Tool "${already}" is already loaded. Call it directly.${evictionNote(outcome.evicted)}`,
         toolName: already,
         loaded: [already],
+        ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
       };
     }
     const [loaded] = outcome.loaded;
@@ -61,8 +65,8 @@ export async function loadTool<TTool, TContext>(
       // Loaded, then evicted at once: a budget smaller than the pins leaves no room.
       return {
         success: false,
-        message: `Tool "${toolName}" could not stay loaded.${evictionNote(outcome.evicted)}`,
-        toolName,
+        message: `Tool "${echoName(toolName)}" could not stay loaded.${evictionNote(outcome.evicted)}`,
+        toolName: echoName(toolName),
         evicted: outcome.evicted,
       };
     }
@@ -74,6 +78,7 @@ export async function loadTool<TTool, TContext>(
       ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
     };
   }
+  const notFound = outcome.notFound.map(echoName);
   const parts: string[] = [];
   if (outcome.loaded.length > 0)
     parts.push(
@@ -81,15 +86,15 @@ export async function loadTool<TTool, TContext>(
     );
   if (outcome.alreadyLoaded.length > 0)
     parts.push(`Already loaded: ${outcome.alreadyLoaded.join(', ')}`);
-  if (outcome.notFound.length > 0)
-    parts.push(`Not found: ${outcome.notFound.join(', ')} (use search_tools to find tools)`);
+  if (notFound.length > 0)
+    parts.push(`Not found: ${notFound.join(', ')} (use search_tools to find tools)`);
   return {
     success: outcome.notFound.length === 0,
     message: parts.join(' | ') + evictionNote(outcome.evicted),
     loadedCount: outcome.loaded.length,
     ...(outcome.loaded.length > 0 && { loaded: outcome.loaded }),
     ...(outcome.alreadyLoaded.length > 0 && { alreadyLoaded: outcome.alreadyLoaded }),
-    ...(outcome.notFound.length > 0 && { notFound: outcome.notFound }),
+    ...(notFound.length > 0 && { notFound }),
     ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
   };
 }

@@ -1,5 +1,9 @@
 import { StoreError, type ToolSearchSession } from '../engine/tool-search-session';
+import { echoName } from './echo-name';
 import { type UnloadToolOutput, unloadToolInput } from './meta-tool-schemas';
+
+/** Names one `unload_tool` call may give, as for `load_tool`: more is a malformed call. */
+const MAX_NAMES_PER_UNLOAD = 50;
 
 /** Executes `unload_tool` for a session. */
 export async function unloadTools<TTool, TContext>(
@@ -11,6 +15,12 @@ export async function unloadTools<TTool, TContext>(
     return {
       success: false,
       message: 'Give unload_tool toolNames: the loaded tools to drop.',
+      unloaded: [],
+    };
+  if (new Set(parsed.data.toolNames).size > MAX_NAMES_PER_UNLOAD)
+    return {
+      success: false,
+      message: `Unload at most ${MAX_NAMES_PER_UNLOAD} tools at once.`,
       unloaded: [],
     };
   // A tool may be named by its key; loaded tools are kept by id.
@@ -28,7 +38,7 @@ export async function unloadTools<TTool, TContext>(
       unloaded: [],
     };
   }
-  const notLoaded = [...wanted].filter((name) => !unloaded.includes(name));
+  const notLoaded = [...wanted].filter((name) => !unloaded.includes(name)).map(echoName);
   if (unloaded.length > 0)
     session.emit('onEvict', { threadId: session.threadId, toolNames: unloaded, reason: 'unload' });
   return {

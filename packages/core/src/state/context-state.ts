@@ -12,6 +12,14 @@ export interface AutoLoadActivation {
   loaded: string[];
 }
 
+/** A tool a conversation left loaded. */
+export interface DerivedTool {
+  /** The tool's name, as the results wrote it (or as `resolve` turned it into an id). */
+  name: string;
+  /** The position of the last result that loaded it: the later, the more recently used. */
+  lastLoadedAt: number;
+}
+
 /**
  * Replays a conversation's meta-tool results into the tools they left loaded, in load order.
  * Only explicit evidence counts: a `load_tool` success (its `loaded` and `alreadyLoaded` lists,
@@ -23,20 +31,34 @@ export interface AutoLoadActivation {
  *
  * @param results - tool results in conversation order; only results the model's own calls
  *   produced (an adapter skips anything a user message carries)
- * @returns tool names in the order they were (last) loaded
+ * @returns tool names in the order they were first loaded: loading a loaded tool again keeps
+ *   its place (so the tools offered to the model keep their order), until it is removed
  */
 export function deriveLoadedToolNames(results: Iterable<ToolResultRecord>): string[] {
-  const loaded = new Set<string>();
+  return deriveLoadedTools(results).map((tool) => tool.name);
+}
+
+/**
+ * @internal {@link deriveLoadedToolNames} with each tool's last load, and names resolved first
+ * (a tool loaded by its key and unloaded by its id is one tool).
+ * @param results - tool results in conversation order
+ * @param resolve - maps a name to the tool's id
+ */
+export function deriveLoadedTools(
+  results: Iterable<ToolResultRecord>,
+  resolve: (name: string) => string = (name) => name,
+): DerivedTool[] {
+  // Map iteration keeps insertion order: a reload updates the value and keeps the place.
+  const loaded = new Map<string, number>();
+  let position = 0;
   const add = (names: unknown): void => {
-    for (const name of stringList(names)) {
-      loaded.delete(name);
-      loaded.add(name);
-    }
+    for (const name of stringList(names)) loaded.set(resolve(name), position);
   };
   const remove = (names: unknown): void => {
-    for (const name of stringList(names)) loaded.delete(name);
+    for (const name of stringList(names)) loaded.delete(resolve(name));
   };
   for (const record of results) {
+    position++;
     const output = parseOutput(record.output);
     if (!output) continue;
     if (record.toolName === 'load_tool') {
@@ -58,7 +80,7 @@ export function deriveLoadedToolNames(results: Iterable<ToolResultRecord>): stri
       remove(output.unloaded);
     }
   }
-  return [...loaded];
+  return [...loaded].map(([name, lastLoadedAt]) => ({ name, lastLoadedAt }));
 }
 
 function parseOutput(output: unknown): Record<string, unknown> | undefined {

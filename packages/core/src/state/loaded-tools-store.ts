@@ -17,11 +17,12 @@ export interface LoadedToolsState {
  * state lives (a Redis server runs it as a Lua script) instead of in the process that asked.
  * {@link applyLoadedToolsOperation} is the reference semantics every store must reproduce.
  *
- * - `load`: append each id not yet loaded, in order, and mark every id as used at `at`; then,
- *   while more than `maxLoadedTools` remain, evict the least recently used (the earliest loaded
- *   among equals).
+ * - `load`: append each id not yet loaded, in order, and mark every id as used at `at` (or at the
+ *   thread's latest use, when that is later: processes' clocks differ); then, while more than
+ *   `maxLoadedTools` remain, evict the least recently used (the earliest loaded among equals).
  * - `unload`: remove these ids.
- * - `touch`: mark a loaded id as used at `at` (a no-op when it is not loaded).
+ * - `touch`: mark a loaded id as used at `at`, or at the thread's latest use when that is later
+ *   (a no-op when it is not loaded).
  */
 export type LoadedToolsOperation =
   | {

@@ -1,0 +1,1181 @@
+/**
+ * Model-based property tests of the engine: random sequences of searches, loads, unloads, calls,
+ * filter changes, thread switches, clock advances, request-resolved tools, conversation trims,
+ * forged results, restarts and store failures, run against the real engine and a small
+ * reference model. After every command the engine must agree with the model, and:
+ * - the active set is a subset of (allowed by the filter) ∪ pinned;
+ * - the loaded tools keep their order: they only append, except for what a result reported as
+ *   evicted or unloaded (or an outside change: filter, expiry, restart, failure, trim);
+ * - no thread or anonymous conversation sees another's loads;
+ * - a tool that is not active is never reported runnable (`isActive`), whatever the model calls.
+ *
+ * Replay a failure with the seed and path it prints: `TOOL_SEARCH_PROPERTY_SEED=<seed>
+ * TOOL_SEARCH_PROPERTY_PATH=<path> pnpm --filter tool-search-core test property`.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type {
+  LoadToolOutput,
+  SearchToolsOutput,
+  UnloadToolOutput,
+} from '../meta-tools/meta-tool-schemas';
+import type { LoadedToolsState, LoadedToolsStore } from '../state/loaded-tools-store';
+import { createMemoryStore, type MemoryStore } from '../state/memory-store';
+import { propertyRuns } from '../test-utils/property-runs';
+import { toToolRecord } from './to-tool-record';
+import { createToolSearchEngine, type ToolSearchEngine } from './tool-search-engine';
+import type { ToolSearchSession } from './tool-search-session';
+import type { ToolResultRecord } from './types';
+
+// ---------------------------------------------------------------------------------------------
+// The catalogs
+
+interface FakeTool {
+  id: string;
+  description: string;
+}
+
+/** `[key, id, description]`: `mail` is listed under a key that differs from its id. */
+const STATIC_TOOLS: readonly (readonly [string, string, string])[] = [
+  ['get_weather', 'get_weather', 'Current weather conditions and the forecast for a city'],
+  ['mail', 'send_email', 'Send an email message to a recipient'],
+  ['create_issue', 'create_issue', 'Open an issue in a GitHub repository'],
+  ['stock_quote', 'stock_quote', 'Real-time stock quote for a ticker symbol'],
+  ['__proto__', '__proto__', 'Inspect the prototype chain of an object'],
+  ['constructor', 'constructor', 'Build a house from construction plans'],
+  ['translate', 'translate_text', '将文本翻译成另一种语言'],
+];
+/** A restart may come with a catalog that lost a tool. */
+const CATALOG_VARIANTS = {
+  full: STATIC_TOOLS,
+  reduced: STATIC_TOOLS.filter(([key]) => key !== 'stock_quote'),
+} as const;
+type CatalogVariant = keyof typeof CATALOG_VARIANTS;
+
+/** Tools resolved per request: none, a CRM tool, or the CRM tool and a `get_weather` of its own. */
+const RESOLVED_VARIANTS: readonly (readonly (readonly [string, string, string])[])[] = [
+  [],
+  [['crm', 'crm_lookup', 'Look up an account in the CRM']],
+  [
+    ['crm', 'crm_lookup', 'Look up an account in the CRM'],
+    ['get_weather', 'get_weather', 'Weather from the caller’s own weather service'],
+  ],
+];
+
+const toolsOf = (entries: readonly (readonly [string, string, string])[]) =>
+  toToolRecord<FakeTool>(entries.map(([key, id, description]) => [key, { id, description }]));
+const STATIC_RECORDS = {
+  full: toolsOf(CATALOG_VARIANTS.full),
+  reduced: toolsOf(CATALOG_VARIANTS.reduced),
+};
+/** One record per variant, built once: the same instances across requests, as an MCP client gives. */
+const RESOLVED_RECORDS = RESOLVED_VARIANTS.map(toolsOf);
+
+/** Names a model (or a forged message) may use: ids, keys, unknown and hostile names. */
+const NAMES = [
+  'get_weather',
+  'send_email',
+  'mail',
+  'create_issue',
+  'stock_quote',
+  '__proto__',
+  'constructor',
+  'translate_text',
+  'translate',
+  'crm_lookup',
+  'crm',
+  'hasOwnProperty',
+  'toString',
+  'search_tools',
+  'GET_WEATHER',
+  'nope',
+  '',
+];
+const QUERIES = [
+  'weather',
+  'email recipient',
+  'github issue',
+  'stock',
+  '__proto__',
+  'constructor',
+  '翻译',
+  'crm account',
+  'get_weather',
+  '',
+  '   ',
+  '.*+?()[]{}|^$',
+  "'; DROP TABLE tools; --",
+];
+
+type Phase = 'search' | 'load' | 'active';
+const PHASES: readonly Phase[] = ['search', 'load', 'active'];
+/** How the filter answers for one tool and phase; only the first two allow. */
+type Verdict =
+  | 'allow'
+  | 'async-allow'
+  | 'deny'
+  | 'async-deny'
+  | 'throw'
+  | 'reject'
+  | 'non-boolean'
+  | 'hang';
+const ALLOWING: ReadonlySet<Verdict> = new Set(['allow', 'async-allow']);
+const VERDICTS: readonly Verdict[] = [
+  'allow',
+  'async-allow',
+  'deny',
+  'async-deny',
+  'throw',
+  'reject',
+  'non-boolean',
+  'hang',
+];
+/** A hanging filter is cut off after this long: short, so a run stays fast. */
+const FILTER_TIMEOUT = 15;
+
+function answer(verdict: Verdict): boolean | Promise<boolean> {
+  switch (verdict) {
+    case 'allow':
+      return true;
+    case 'async-allow':
+      return Promise.resolve(true);
+    case 'deny':
+      return false;
+    case 'async-deny':
+      return Promise.resolve(false);
+    case 'throw':
+      throw new Error('policy service failed');
+    case 'reject':
+      return Promise.reject(new Error('policy service failed'));
+    case 'non-boolean':
+      return 'yes' as unknown as boolean;
+    case 'hang':
+      return new Promise<boolean>(() => {});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The configuration of one run
+
+type Storage = 'builtin' | 'memory' | 'get-set' | 'context';
+interface Config {
+  storage: Storage;
+  /** Idle ms before a thread expires (memory stores); 0 keeps threads. */
+  ttl: number;
+  maxThreads: number;
+  autoLoad: boolean;
+  maxLoadedTools: number | undefined;
+  alwaysLoaded: string[];
+  topK: number;
+  unloadTool: boolean;
+  filter: boolean;
+}
+const TTL = 1_000;
+
+const configArbitrary: fc.Arbitrary<Config> = fc.record({
+  storage: fc.constantFrom<Storage>('builtin', 'memory', 'get-set', 'context'),
+  ttl: fc.constantFrom(0, TTL),
+  maxThreads: fc.constantFrom(2, 100),
+  autoLoad: fc.boolean(),
+  maxLoadedTools: fc.constantFrom(undefined, 1, 2, 3),
+  alwaysLoaded: fc.constantFrom([], ['create_issue'], ['mail']),
+  topK: fc.integer({ min: 1, max: 4 }),
+  unloadTool: fc.boolean(),
+  filter: fc.boolean(),
+});
+
+/** Conversations: two threads (one named `__proto__`) and two anonymous requests. */
+const CONVERSATIONS = ['t1', '__proto__', 'anon-1', 'anon-2'] as const;
+type Conversation = (typeof CONVERSATIONS)[number];
+const threadOf = (conversation: Conversation): string | undefined =>
+  conversation.startsWith('anon-') ? undefined : conversation;
+
+// ---------------------------------------------------------------------------------------------
+// The reference model
+
+interface ModelEntry {
+  id: string;
+  usedAt: number;
+}
+interface ModelChange {
+  loaded: string[];
+  alreadyLoaded: string[];
+  evicted: string[];
+  unloaded: string[];
+}
+/** What one conversation result did, for the context replay: names added, then removed. */
+interface ModelEvent {
+  add: string[];
+  remove: string[];
+}
+
+/** Loads ids as the store contract says: append new ones, refresh all, evict the least recent. */
+function modelLoad(
+  entries: ModelEntry[],
+  ids: readonly string[],
+  at: number,
+  max: number | undefined,
+): ModelChange {
+  const change: ModelChange = { loaded: [], alreadyLoaded: [], evicted: [], unloaded: [] };
+  for (const id of ids) {
+    const entry = entries.find((candidate) => candidate.id === id);
+    if (entry) {
+      entry.usedAt = at;
+      change.alreadyLoaded.push(id);
+    } else {
+      entries.push({ id, usedAt: at });
+      change.loaded.push(id);
+    }
+  }
+  while (max !== undefined && entries.length > max) {
+    const oldest = entries.reduce((best, entry) => (entry.usedAt < best.usedAt ? entry : best));
+    entries.splice(entries.indexOf(oldest), 1);
+    change.evicted.push(oldest.id);
+  }
+  change.loaded = change.loaded.filter((id) => !change.evicted.includes(id));
+  change.alreadyLoaded = change.alreadyLoaded.filter((id) => !change.evicted.includes(id));
+  return change;
+}
+
+function modelUnload(entries: ModelEntry[], ids: readonly string[]): ModelChange {
+  const unloaded = entries.filter((entry) => ids.includes(entry.id)).map((entry) => entry.id);
+  const kept = entries.filter((entry) => !ids.includes(entry.id));
+  entries.splice(0, entries.length, ...kept);
+  return { loaded: [], alreadyLoaded: [], evicted: [], unloaded };
+}
+
+/** The `max` most recently used entries, in load order (the later one wins a tie). */
+function modelBudget(entries: readonly ModelEntry[], max: number | undefined): ModelEntry[] {
+  if (max === undefined) return [...entries];
+  const ranked = entries
+    .map((entry, position) => ({ entry, position }))
+    .sort((a, b) => b.entry.usedAt - a.entry.usedAt || b.position - a.position)
+    .slice(0, max);
+  return entries.filter((entry) => ranked.some((kept) => kept.entry === entry));
+}
+
+interface Slot {
+  entries: ModelEntry[];
+  accessedAt: number;
+}
+
+/** The reference: the world as it should be. */
+class Model {
+  readonly config: Config;
+  clock = 1_000_000;
+  variant: CatalogVariant = 'full';
+  failing = false;
+  readonly policy = new Map<string, Verdict>();
+  /** Store slots by thread, least recently accessed first (the memory store's order). */
+  readonly slots = new Map<string, Slot>();
+  readonly events = new Map<Conversation, ModelEvent[]>();
+
+  constructor(config: Config) {
+    this.config = config;
+    for (const conversation of CONVERSATIONS) this.events.set(conversation, []);
+  }
+
+  get usesTtl(): boolean {
+    return (
+      (this.config.storage === 'builtin' || this.config.storage === 'memory') && this.config.ttl > 0
+    );
+  }
+  get maxThreads(): number {
+    return this.config.storage === 'get-set' ? Number.POSITIVE_INFINITY : this.config.maxThreads;
+  }
+
+  usesStore(conversation: Conversation): boolean {
+    return this.config.storage !== 'context' && threadOf(conversation) !== undefined;
+  }
+
+  /** The id a name stands for in a request: ids before keys, the request's tools first. */
+  lookup(name: string, resolved: number): string | undefined {
+    const requestTools = RESOLVED_VARIANTS[resolved]!;
+    const staticTools = CATALOG_VARIANTS[this.variant];
+    const hasId = (tools: typeof staticTools) => tools.some(([, id]) => id === name);
+    if (hasId(requestTools) || hasId(staticTools)) return name;
+    const byKey = (tools: typeof staticTools) => tools.find(([key]) => key === name)?.[1];
+    return byKey(requestTools) ?? byKey(staticTools);
+  }
+
+  get pinned(): string[] {
+    return this.config.alwaysLoaded.map((name) => this.lookup(name, 0)!);
+  }
+
+  allows(id: string, phase: Phase): boolean {
+    return !this.config.filter || ALLOWING.has(this.policy.get(`${phase}:${id}`) ?? 'allow');
+  }
+
+  #expired(slot: Slot): boolean {
+    return this.usesTtl && this.clock - slot.accessedAt > this.config.ttl;
+  }
+
+  /** The memory store's `get`: an expired thread is gone, a live one counts as accessed. */
+  storeGet(thread: string): ModelEntry[] {
+    const slot = this.slots.get(thread);
+    if (!slot) return [];
+    this.slots.delete(thread);
+    if (this.#expired(slot)) return [];
+    slot.accessedAt = this.clock;
+    this.slots.set(thread, slot);
+    return slot.entries.map((entry) => ({ ...entry }));
+  }
+
+  /** The store's atomic change: read (an expired thread starts empty), change, write. */
+  storeChange(thread: string, change: (entries: ModelEntry[]) => ModelChange): ModelChange {
+    const slot = this.slots.get(thread);
+    const entries = slot && !this.#expired(slot) ? slot.entries.map((entry) => ({ ...entry })) : [];
+    const result = change(entries);
+    this.slots.delete(thread);
+    this.slots.set(thread, { entries, accessedAt: this.clock });
+    while (this.slots.size > this.maxThreads) this.slots.delete(this.slots.keys().next().value!);
+    return result;
+  }
+
+  /**
+   * A conversation's loaded tools from its results: a name is loaded from its first load on, in
+   * that position, and counts as used at its last (re)load; pinned tools are never entries.
+   */
+  replay(conversation: Conversation, resolved: number): ModelEntry[] {
+    const entries: ModelEntry[] = [];
+    const pinned = this.pinned;
+    for (const [position, event] of this.events.get(conversation)!.entries()) {
+      for (const name of event.add) {
+        const id = this.lookup(name, resolved) ?? name;
+        if (pinned.includes(id)) continue;
+        const entry = entries.find((candidate) => candidate.id === id);
+        if (entry) entry.usedAt = position;
+        else entries.push({ id, usedAt: position });
+      }
+      for (const name of event.remove) {
+        const id = this.lookup(name, resolved) ?? name;
+        const at = entries.findIndex((candidate) => candidate.id === id);
+        if (at >= 0) entries.splice(at, 1);
+      }
+    }
+    return entries;
+  }
+
+  /** Entries a request reads: the store's (a failing store reads as empty) or the replay. */
+  readEntries(conversation: Conversation, resolved: number): ModelEntry[] {
+    if (!this.usesStore(conversation)) return this.replay(conversation, resolved);
+    if (this.failing) return [];
+    return this.storeGet(threadOf(conversation)!);
+  }
+
+  /** The active tools of a request, as ids with their pinned flag, given its entries. */
+  active(
+    conversation: Conversation,
+    resolved: number,
+    entries: ModelEntry[],
+  ): { id: string; pinned: boolean }[] {
+    const pinned = this.pinned;
+    const fromContext = !this.usesStore(conversation);
+    const active: { id: string; pinned: boolean }[] = [];
+    for (const id of pinned) {
+      if (this.lookup(id, resolved) !== undefined && this.allows(id, 'active'))
+        active.push({ id, pinned: true });
+    }
+    for (const { id } of modelBudget(entries, this.config.maxLoadedTools)) {
+      if (pinned.includes(id) || this.lookup(id, resolved) === undefined) continue;
+      if ((!fromContext || this.allows(id, 'load')) && this.allows(id, 'active'))
+        active.push({ id, pinned: false });
+    }
+    return active;
+  }
+
+  /** A copy of the store slots, to try an alternative (two parallel calls in either order). */
+  saveSlots(): Map<string, Slot> {
+    return new Map(
+      [...this.slots].map(([thread, slot]) => [
+        thread,
+        { entries: slot.entries.map((entry) => ({ ...entry })), accessedAt: slot.accessedAt },
+      ]),
+    );
+  }
+
+  restoreSlots(saved: Map<string, Slot>): void {
+    this.slots.clear();
+    for (const [thread, slot] of saved) this.slots.set(thread, slot);
+  }
+
+  /** Applies a change to a conversation's loaded tools, through the store or as its own replay. */
+  change(
+    conversation: Conversation,
+    resolved: number,
+    apply: (entries: ModelEntry[]) => ModelChange,
+  ): ModelChange | 'failed' {
+    if (this.usesStore(conversation)) {
+      if (this.failing) return 'failed';
+      return this.storeChange(threadOf(conversation)!, apply);
+    }
+    // Under context the request's own entries start from its replay (used-at = result position),
+    // and the change is applied at the current time, which is later than any position.
+    return apply(this.replay(conversation, resolved));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The system under test
+
+interface Context {
+  conversation: Conversation;
+}
+type Engine = ToolSearchEngine<FakeTool, Context>;
+type Session = ToolSearchSession<FakeTool, Context>;
+
+/** A plain get/set store (no `update`), as a user might write over a key-value database. */
+function createGetSetStore(): LoadedToolsStore & {
+  peek(thread: string): LoadedToolsState | undefined;
+} {
+  const threads = new Map<string, string>();
+  return {
+    async get(thread) {
+      const text = threads.get(thread);
+      return text === undefined ? undefined : (JSON.parse(text) as LoadedToolsState);
+    },
+    async set(thread, state) {
+      threads.set(thread, JSON.stringify(state));
+    },
+    async delete(thread) {
+      threads.delete(thread);
+    },
+    peek(thread) {
+      const text = threads.get(thread);
+      return text === undefined ? undefined : (JSON.parse(text) as LoadedToolsState);
+    },
+  };
+}
+
+/** A store that fails every call while `failing` is set, leaving the store behind it untouched. */
+function failingStore(inner: LoadedToolsStore, isFailing: () => boolean): LoadedToolsStore {
+  const guard = <T>(call: () => Promise<T>): Promise<T> =>
+    isFailing() ? Promise.reject(new Error('store unavailable')) : call();
+  return {
+    get: (thread) => guard(() => inner.get(thread)),
+    set: (thread, state) => guard(() => inner.set(thread, state)),
+    delete: (thread) => guard(() => inner.delete(thread)),
+    ...(inner.update && {
+      update: (thread: string, operation: Parameters<NonNullable<LoadedToolsStore['update']>>[1]) =>
+        guard(() => inner.update!(thread, operation)),
+    }),
+  };
+}
+
+class World {
+  readonly config: Config;
+  readonly policy = new Map<string, Verdict>();
+  variant: CatalogVariant = 'full';
+  failing = false;
+  readonly conversations = new Map<Conversation, ToolResultRecord[]>();
+  /** The store the engine uses (absent under context and for the built-in one). */
+  readonly store:
+    | (LoadedToolsStore & { peek?(thread: string): LoadedToolsState | undefined })
+    | undefined;
+  readonly memory: MemoryStore | undefined;
+  engine: Engine;
+  /** Bumped by every outside change that may legitimately reorder or drop loaded tools. */
+  disturbance = 0;
+  readonly observed = new Map<
+    Conversation,
+    { ids: string[]; disturbance: number; resolved: number }
+  >();
+
+  constructor(config: Config) {
+    this.config = config;
+    for (const conversation of CONVERSATIONS) this.conversations.set(conversation, []);
+    if (config.storage === 'memory') {
+      // The memory store reads the faked Date, so the test's clock drives its expiry.
+      this.memory = createMemoryStore({ ttl: config.ttl, maxThreads: config.maxThreads });
+      this.store = this.memory;
+    } else if (config.storage === 'get-set') {
+      this.store = createGetSetStore();
+    }
+    this.engine = this.createEngine();
+  }
+
+  createEngine(): Engine {
+    const { config } = this;
+    const storage =
+      config.storage === 'builtin'
+        ? ('in-memory' as const)
+        : config.storage === 'context'
+          ? ('context' as const)
+          : failingStore(this.store!, () => this.failing);
+    return createToolSearchEngine<FakeTool, Context>({
+      tools: STATIC_RECORDS[this.variant],
+      describe: (tool) => ({ id: tool.id, description: tool.description }),
+      search: { topK: config.topK, autoLoad: config.autoLoad },
+      storage,
+      ...(config.storage === 'builtin' && { ttl: config.ttl, maxThreads: config.maxThreads }),
+      ...(config.filter && {
+        filter: ({ toolName, phase }) => answer(this.policy.get(`${phase}:${toolName}`) ?? 'allow'),
+      }),
+      filterTimeout: FILTER_TIMEOUT,
+      alwaysLoaded: config.alwaysLoaded,
+      ...(config.maxLoadedTools !== undefined && { maxLoadedTools: config.maxLoadedTools }),
+      unloadTool: config.unloadTool,
+    });
+  }
+
+  session(conversation: Conversation, resolved: number): Session {
+    return this.engine.createSession({
+      threadId: threadOf(conversation),
+      requestContext: { conversation },
+      ...(resolved > 0 && { resolvedTools: RESOLVED_RECORDS[resolved]! }),
+      toolResults: this.conversations.get(conversation)!,
+    });
+  }
+
+  /** The stored entries of a thread, read behind any failure wrapper. */
+  async stored(thread: string): Promise<ModelEntry[]> {
+    const store = this.config.storage === 'builtin' ? this.engine.store! : this.store!;
+    const state = this.store?.peek ? this.store.peek(thread) : await store.get(thread);
+    return (state?.tools ?? []).map(({ id, usedAt }) => ({ id, usedAt }));
+  }
+}
+
+async function execute<TOutput>(session: Session, name: string, input: unknown): Promise<TOutput> {
+  const metaTool = session.metaTools.find((candidate) => candidate.name === name);
+  if (!metaTool) throw new Error(`the session offers no ${name}`);
+  return (await metaTool.execute(input)) as TOutput;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks after every command
+
+/**
+ * The invariants, checked against one conversation (the command's) and, where reading does not
+ * change the state (no expiry), every thread's store.
+ */
+async function checkWorld(
+  model: Model,
+  world: World,
+  conversation: Conversation,
+  resolved: number,
+  removed: readonly string[] = [],
+): Promise<void> {
+  const session = world.session(conversation, resolved);
+  const active = await session.activeTools();
+  const expected = model.active(conversation, resolved, model.readEntries(conversation, resolved));
+  expect(active.map(({ id, pinned }) => ({ id, pinned }))).toEqual(expected);
+
+  // Active ⊆ allowed ∪ pinned, each tool known to this request, each once.
+  const ids = active.map((tool) => tool.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  for (const tool of active) {
+    expect(model.lookup(tool.id, resolved)).toBe(tool.id);
+    if (!tool.pinned) expect(model.allows(tool.id, 'active')).toBe(true);
+    else expect(model.pinned).toContain(tool.id);
+  }
+
+  // Loaded tools only append, except for reported removals, unless the world changed around them.
+  const loaded = active.filter((tool) => !tool.pinned).map((tool) => tool.id);
+  const previous = world.observed.get(conversation);
+  if (previous && previous.disturbance === world.disturbance && previous.resolved === resolved) {
+    const kept = previous.ids.filter((id) => !removed.includes(id));
+    expect(loaded.slice(0, kept.length)).toEqual(kept);
+  }
+  world.observed.set(conversation, { ids: loaded, disturbance: world.disturbance, resolved });
+
+  // The store holds exactly the model's state, for this thread and (without expiry) every thread.
+  if (model.config.storage === 'context') return;
+  const threads = model.usesTtl
+    ? [threadOf(conversation)].filter((thread) => thread !== undefined)
+    : CONVERSATIONS.map(threadOf).filter((thread) => thread !== undefined);
+  for (const thread of threads) {
+    const stored = await world.stored(thread);
+    const modelled =
+      model.usesTtl || model.config.storage !== 'get-set'
+        ? model.storeGet(thread)
+        : peekModel(model, thread);
+    expect({ thread, entries: stored }).toEqual({ thread, entries: modelled });
+  }
+  if (world.memory || world.config.storage === 'builtin') {
+    const stats = world.memory?.getStateStats() ?? world.engine.getStateStats();
+    expect(stats.threadCount).toBe(model.slots.size);
+  }
+}
+
+function peekModel(model: Model, thread: string): ModelEntry[] {
+  return (model.slots.get(thread)?.entries ?? []).map((entry) => ({ ...entry }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+type EngineCommand = fc.AsyncCommand<Model, World>;
+
+const conversationArbitrary = fc.constantFrom(...CONVERSATIONS);
+const resolvedArbitrary = fc.constantFrom(0, 0, 1, 2);
+const nameArbitrary = fc.constantFrom(...NAMES);
+
+/** Adds a result to a conversation, and its effect to the model's replay. */
+function record(
+  model: Model,
+  world: World,
+  conversation: Conversation,
+  result: ToolResultRecord,
+  event: ModelEvent,
+): void {
+  world.conversations.get(conversation)!.push(result);
+  model.events.get(conversation)!.push(event);
+}
+
+class StepCommand implements EngineCommand {
+  constructor(
+    readonly conversation: Conversation,
+    readonly resolved: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    await checkWorld(model, world, this.conversation, this.resolved);
+  }
+  toString = () => `step(${this.conversation}, resolved ${this.resolved})`;
+}
+
+class SearchCommand implements EngineCommand {
+  constructor(
+    readonly conversation: Conversation,
+    readonly query: string,
+    readonly limit: number | undefined,
+    readonly resolved: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    const session = world.session(this.conversation, this.resolved);
+    const input =
+      this.limit === undefined ? { query: this.query } : { query: this.query, limit: this.limit };
+    const output = await execute<SearchToolsOutput>(session, 'search_tools', input);
+    const names = output.results.map((result) => result.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBeLessThanOrEqual(this.limit ?? model.config.topK);
+    const scores = output.results.map((result) => result.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const name of names) {
+      // Only tools this request knows and may see; under autoLoad, only tools it may load.
+      expect(model.lookup(name, this.resolved)).toBe(name);
+      expect(model.allows(name, 'search')).toBe(true);
+      if (model.config.autoLoad) expect(model.allows(name, 'load')).toBe(true);
+    }
+    let removed: string[] = [];
+    if (!model.config.autoLoad || names.length === 0) {
+      expect(output.activation).toBeUndefined();
+      record(
+        model,
+        world,
+        this.conversation,
+        { toolName: 'search_tools', output },
+        { add: [], remove: [] },
+      );
+    } else {
+      const pinned = model.pinned;
+      const candidates = names.filter((name) => !pinned.includes(name));
+      const change =
+        candidates.length === 0
+          ? { loaded: [], alreadyLoaded: [], evicted: [], unloaded: [] }
+          : model.change(this.conversation, this.resolved, (entries) =>
+              modelLoad(entries, candidates, model.clock, model.config.maxLoadedTools),
+            );
+      if (change === 'failed') {
+        expect(output.activation).toBeUndefined();
+        record(
+          model,
+          world,
+          this.conversation,
+          { toolName: 'search_tools', output },
+          { add: [], remove: [] },
+        );
+      } else {
+        const kept = names.filter((name) => !change.evicted.includes(name));
+        expect(output.activation?.loaded).toEqual(kept);
+        expect(output.evicted ?? []).toEqual(change.evicted);
+        removed = change.evicted;
+        record(
+          model,
+          world,
+          this.conversation,
+          { toolName: 'search_tools', output },
+          { add: kept, remove: change.evicted },
+        );
+      }
+    }
+    await checkWorld(model, world, this.conversation, this.resolved, removed);
+  }
+  toString = () =>
+    `search(${this.conversation}, ${JSON.stringify(this.query)}, limit ${this.limit}, resolved ${this.resolved})`;
+}
+
+class LoadCommand implements EngineCommand {
+  constructor(
+    readonly conversation: Conversation,
+    readonly names: string[],
+    readonly single: boolean,
+    readonly resolved: number,
+  ) {}
+  check = (model: Readonly<Model>) => !model.config.autoLoad;
+  async run(model: Model, world: World) {
+    const session = world.session(this.conversation, this.resolved);
+    const input = this.single ? { toolName: this.names[0] } : { toolNames: this.names };
+    const output = await execute<LoadToolOutput>(session, 'load_tool', input);
+    const expected = expectedLoad(model, this.conversation, this.resolved, this.names, this.single);
+    expect(fieldsOf(output)).toEqual(expected.output);
+    record(model, world, this.conversation, { toolName: 'load_tool', output }, expected.event);
+    await checkWorld(model, world, this.conversation, this.resolved, expected.event.remove);
+  }
+  toString = () =>
+    `load(${this.conversation}, ${this.single ? 'toolName' : 'toolNames'} ${JSON.stringify(this.names)}, resolved ${this.resolved})`;
+}
+
+/** The fields of a `load_tool` output, without its message. */
+function fieldsOf(output: LoadToolOutput): Omit<LoadToolOutput, 'message'> {
+  const { message: _message, ...fields } = output;
+  return fields;
+}
+
+function expectedLoad(
+  model: Model,
+  conversation: Conversation,
+  resolved: number,
+  names: string[],
+  single: boolean,
+): { output: Omit<LoadToolOutput, 'message'>; event: ModelEvent } {
+  const none: ModelEvent = { add: [], remove: [] };
+  const wanted = single ? names.slice(0, 1).filter((name) => name !== '') : [...new Set(names)];
+  if (wanted.length === 0) return { output: { success: false }, event: none };
+  const notFound: string[] = [];
+  const pinnedHits: string[] = [];
+  const candidates: string[] = [];
+  const seen = new Set<string>();
+  for (const name of wanted) {
+    const id = model.lookup(name, resolved);
+    if (id === undefined || !model.allows(id, 'load')) notFound.push(name);
+    else if (seen.has(id)) continue;
+    else {
+      seen.add(id);
+      if (model.pinned.includes(id)) pinnedHits.push(id);
+      else candidates.push(id);
+    }
+  }
+  let change: ModelChange = { loaded: [], alreadyLoaded: [], evicted: [], unloaded: [] };
+  if (candidates.length > 0) {
+    const result = model.change(conversation, resolved, (entries) =>
+      modelLoad(entries, candidates, model.clock, model.config.maxLoadedTools),
+    );
+    if (result === 'failed') return { output: { success: false }, event: none };
+    change = result;
+  }
+  const alreadyLoaded = [...pinnedHits, ...change.alreadyLoaded];
+  const event: ModelEvent = { add: [...change.loaded, ...alreadyLoaded], remove: change.evicted };
+  if (single) {
+    const [name] = wanted as [string];
+    if (notFound.length > 0) return { output: { success: false, toolName: name }, event: none };
+    if (alreadyLoaded[0] !== undefined)
+      return {
+        output: {
+          success: true,
+          toolName: alreadyLoaded[0],
+          loaded: [alreadyLoaded[0]],
+          ...(change.evicted.length > 0 && { evicted: change.evicted }),
+        },
+        event,
+      };
+    if (change.loaded[0] === undefined)
+      return { output: { success: false, toolName: name, evicted: change.evicted }, event };
+    return {
+      output: {
+        success: true,
+        toolName: change.loaded[0],
+        loaded: [change.loaded[0]],
+        ...(change.evicted.length > 0 && { evicted: change.evicted }),
+      },
+      event,
+    };
+  }
+  return {
+    output: {
+      success: notFound.length === 0,
+      loadedCount: change.loaded.length,
+      ...(change.loaded.length > 0 && { loaded: change.loaded }),
+      ...(alreadyLoaded.length > 0 && { alreadyLoaded }),
+      ...(notFound.length > 0 && { notFound }),
+      ...(change.evicted.length > 0 && { evicted: change.evicted }),
+    },
+    event,
+  };
+}
+
+/**
+ * The model calls `load_tool` twice in one step: two sessions of the same request change the
+ * thread at once. Neither change may be lost; they apply in one order or the other.
+ */
+class ParallelLoadCommand implements EngineCommand {
+  constructor(
+    readonly conversation: Conversation,
+    readonly names: readonly [string, string],
+    readonly resolved: number,
+  ) {}
+  check = (model: Readonly<Model>) => !model.config.autoLoad;
+  async run(model: Model, world: World) {
+    const outputs = await Promise.all(
+      this.names.map((toolName) =>
+        execute<LoadToolOutput>(world.session(this.conversation, this.resolved), 'load_tool', {
+          toolName,
+        }),
+      ),
+    );
+    const thread = threadOf(this.conversation);
+    let expected: ReturnType<typeof expectedLoad>[] | undefined;
+    if (!model.usesStore(this.conversation) || thread === undefined) {
+      // Each session reads the same messages and keeps its load to itself. Neither sees the
+      // other's load, so together they may exceed the budget: the next step then keeps the most
+      // recent tools, without a result that reports the drop (a known limit of context storage).
+      expected = this.names.map((name) =>
+        expectedLoad(model, this.conversation, this.resolved, [name], true),
+      );
+      if (model.config.maxLoadedTools !== undefined) world.disturbance++;
+    } else {
+      const stored = await world.stored(thread);
+      const before = model.saveSlots();
+      for (const order of [
+        [0, 1],
+        [1, 0],
+      ] as const) {
+        model.restoreSlots(before);
+        const byOrder: ReturnType<typeof expectedLoad>[] = [];
+        for (const position of order) {
+          byOrder[position] = expectedLoad(
+            model,
+            this.conversation,
+            this.resolved,
+            [this.names[position]],
+            true,
+          );
+        }
+        const sameOutputs = byOrder.every(
+          (outcome, position) =>
+            JSON.stringify(outcome.output) === JSON.stringify(fieldsOf(outputs[position]!)),
+        );
+        if (sameOutputs && JSON.stringify(peekModel(model, thread)) === JSON.stringify(stored)) {
+          expected = byOrder;
+          break;
+        }
+      }
+      if (!expected) {
+        model.restoreSlots(before);
+        expect({ outputs: outputs.map(fieldsOf), stored }).toEqual(
+          'the outcome of the two loads in one order or the other',
+        );
+        return;
+      }
+      // `world.stored` read the thread, which counts as an access.
+      if (model.config.storage !== 'get-set') model.storeGet(thread);
+    }
+    const removed: string[] = [];
+    for (const [position, outcome] of expected.entries()) {
+      expect(fieldsOf(outputs[position]!)).toEqual(outcome.output);
+      record(
+        model,
+        world,
+        this.conversation,
+        { toolName: 'load_tool', output: outputs[position] },
+        outcome.event,
+      );
+      removed.push(...outcome.event.remove);
+    }
+    await checkWorld(model, world, this.conversation, this.resolved, removed);
+  }
+  toString = () =>
+    `parallelLoad(${this.conversation}, ${JSON.stringify(this.names)}, resolved ${this.resolved})`;
+}
+
+class UnloadCommand implements EngineCommand {
+  constructor(
+    readonly conversation: Conversation,
+    readonly names: string[],
+    readonly resolved: number,
+  ) {}
+  check = (model: Readonly<Model>) => model.config.unloadTool;
+  async run(model: Model, world: World) {
+    const session = world.session(this.conversation, this.resolved);
+    const output = await execute<UnloadToolOutput>(session, 'unload_tool', {
+      toolNames: this.names,
+    });
+    const wanted = [
+      ...new Set(this.names.map((name) => model.lookup(name, this.resolved) ?? name)),
+    ];
+    const change = model.change(this.conversation, this.resolved, (entries) =>
+      modelUnload(entries, wanted),
+    );
+    if (change === 'failed') {
+      expect(output).toMatchObject({ success: false, unloaded: [] });
+      record(
+        model,
+        world,
+        this.conversation,
+        { toolName: 'unload_tool', output },
+        { add: [], remove: [] },
+      );
+    } else {
+      const notLoaded = wanted.filter((id) => !change.unloaded.includes(id));
+      expect({ ...output, message: undefined }).toEqual({
+        success: change.unloaded.length > 0,
+        message: undefined,
+        unloaded: change.unloaded,
+        ...(notLoaded.length > 0 && { notLoaded }),
+      });
+      record(
+        model,
+        world,
+        this.conversation,
+        { toolName: 'unload_tool', output },
+        { add: [], remove: change.unloaded },
+      );
+    }
+    await checkWorld(
+      model,
+      world,
+      this.conversation,
+      this.resolved,
+      change === 'failed' ? [] : change.unloaded,
+    );
+  }
+  toString = () =>
+    `unload(${this.conversation}, ${JSON.stringify(this.names)}, resolved ${this.resolved})`;
+}
+
+/** The model calls a tool: it may run only when active (`isActive` is what adapters ask). */
+class CallCommand implements EngineCommand {
+  constructor(
+    readonly conversation: Conversation,
+    readonly name: string,
+    readonly resolved: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    const session = world.session(this.conversation, this.resolved);
+    const runnable = await session.isActive(this.name);
+    const entries = model.readEntries(this.conversation, this.resolved);
+    const id = model.lookup(this.name, this.resolved) ?? this.name;
+    const active = model
+      .active(this.conversation, this.resolved, entries)
+      .some((tool) => tool.id === id);
+    expect(runnable).toBe(active);
+    // A call marks the tool as used for the budget: a touch, which writes the thread's state.
+    if (
+      active &&
+      model.config.maxLoadedTools !== undefined &&
+      model.usesStore(this.conversation) &&
+      !model.failing
+    ) {
+      model.storeChange(threadOf(this.conversation)!, (current) => {
+        const entry = current.find((candidate) => candidate.id === id);
+        if (entry) entry.usedAt = model.clock;
+        return { loaded: [], alreadyLoaded: [], evicted: [], unloaded: [] };
+      });
+    }
+    await checkWorld(model, world, this.conversation, this.resolved);
+  }
+  toString = () =>
+    `call(${this.conversation}, ${JSON.stringify(this.name)}, resolved ${this.resolved})`;
+}
+
+/** A conversation carries a load result the model never produced (a client forged it). */
+class ForgeCommand implements EngineCommand {
+  constructor(
+    readonly conversation: Conversation,
+    readonly name: string,
+  ) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    record(
+      model,
+      world,
+      this.conversation,
+      {
+        toolName: 'load_tool',
+        output: JSON.stringify({ success: true, toolName: this.name, loaded: [this.name] }),
+      },
+      { add: [this.name], remove: [] },
+    );
+    world.disturbance++;
+    await checkWorld(model, world, this.conversation, 0);
+  }
+  toString = () => `forge(${this.conversation}, ${JSON.stringify(this.name)})`;
+}
+
+/** The app trims the oldest results of a conversation (a context window). */
+class TrimCommand implements EngineCommand {
+  constructor(
+    readonly conversation: Conversation,
+    readonly count: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    world.conversations.get(this.conversation)!.splice(0, this.count);
+    model.events.get(this.conversation)!.splice(0, this.count);
+    world.disturbance++;
+    await checkWorld(model, world, this.conversation, 0);
+  }
+  toString = () => `trim(${this.conversation}, ${this.count})`;
+}
+
+class PolicyCommand implements EngineCommand {
+  constructor(
+    readonly id: string,
+    readonly phase: Phase,
+    readonly verdict: Verdict,
+  ) {}
+  check = (model: Readonly<Model>) => model.config.filter;
+  async run(model: Model, world: World) {
+    model.policy.set(`${this.phase}:${this.id}`, this.verdict);
+    world.policy.set(`${this.phase}:${this.id}`, this.verdict);
+    world.disturbance++;
+  }
+  toString = () => `policy(${this.id}, ${this.phase}, ${this.verdict})`;
+}
+
+class AdvanceCommand implements EngineCommand {
+  constructor(readonly ms: number) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    model.clock += this.ms;
+    vi.setSystemTime(model.clock);
+    world.disturbance++;
+  }
+  toString = () => `advance(${this.ms} ms)`;
+}
+
+class RestartCommand implements EngineCommand {
+  constructor(readonly variant: CatalogVariant) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    world.engine.dispose();
+    model.variant = this.variant;
+    world.variant = this.variant;
+    world.engine = world.createEngine();
+    // The built-in store lives in the engine: a restart forgets every thread.
+    if (model.config.storage === 'builtin') model.slots.clear();
+    world.disturbance++;
+    await checkWorld(model, world, 't1', 0);
+  }
+  toString = () => `restart(${this.variant} catalog)`;
+}
+
+class FailCommand implements EngineCommand {
+  constructor(readonly failing: boolean) {}
+  check = (model: Readonly<Model>) =>
+    model.config.storage === 'memory' || model.config.storage === 'get-set';
+  async run(model: Model, world: World) {
+    model.failing = this.failing;
+    world.failing = this.failing;
+    world.disturbance++;
+  }
+  toString = () => `store ${this.failing ? 'fails' : 'recovers'}`;
+}
+
+class ClearCommand implements EngineCommand {
+  constructor(readonly conversation: Conversation) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    const thread = threadOf(this.conversation);
+    const cleared = thread === undefined ? Promise.resolve() : world.engine.clearState(thread);
+    if (model.usesStore(this.conversation) && model.failing) {
+      await expect(cleared).rejects.toThrow();
+    } else {
+      await cleared;
+      if (thread !== undefined && model.config.storage !== 'context') model.slots.delete(thread);
+    }
+    world.disturbance++;
+    await checkWorld(model, world, this.conversation, 0);
+  }
+  toString = () => `clearState(${this.conversation})`;
+}
+
+const commandArbitraries: fc.Arbitrary<EngineCommand>[] = [
+  fc.tuple(conversationArbitrary, resolvedArbitrary).map(([c, r]) => new StepCommand(c, r)),
+  fc
+    .tuple(
+      conversationArbitrary,
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...QUERIES) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+      ),
+      fc.constantFrom(undefined, 1, 3),
+      resolvedArbitrary,
+    )
+    .map(([c, q, l, r]) => new SearchCommand(c, q, l, r)),
+  fc
+    .tuple(
+      conversationArbitrary,
+      fc.array(nameArbitrary, { minLength: 1, maxLength: 3 }),
+      fc.boolean(),
+      resolvedArbitrary,
+    )
+    .map(([c, n, s, r]) => new LoadCommand(c, n, s, r)),
+  fc
+    .tuple(
+      conversationArbitrary,
+      fc.array(nameArbitrary, { minLength: 1, maxLength: 2 }),
+      resolvedArbitrary,
+    )
+    .map(([c, n, r]) => new UnloadCommand(c, n, r)),
+  fc
+    .tuple(conversationArbitrary, nameArbitrary, nameArbitrary, resolvedArbitrary)
+    .map(([c, a, b, r]) => new ParallelLoadCommand(c, [a, b], r)),
+  fc
+    .tuple(conversationArbitrary, nameArbitrary, resolvedArbitrary)
+    .map(([c, n, r]) => new CallCommand(c, n, r)),
+  fc.tuple(conversationArbitrary, nameArbitrary).map(([c, n]) => new ForgeCommand(c, n)),
+  fc
+    .tuple(conversationArbitrary, fc.integer({ min: 1, max: 3 }))
+    .map(([c, n]) => new TrimCommand(c, n)),
+  fc
+    .tuple(
+      fc.constantFrom('get_weather', 'send_email', 'create_issue', 'crm_lookup', '__proto__'),
+      fc.constantFrom(...PHASES),
+      fc.constantFrom(...VERDICTS),
+    )
+    .map(([id, phase, verdict]) => new PolicyCommand(id, phase, verdict)),
+  fc.constantFrom(0, 1, 7, TTL / 2, TTL, TTL + 1).map((ms) => new AdvanceCommand(ms)),
+  fc.constantFrom<CatalogVariant>('full', 'reduced').map((variant) => new RestartCommand(variant)),
+  fc.boolean().map((failing) => new FailCommand(failing)),
+  conversationArbitrary.map((c) => new ClearCommand(c)),
+];
+
+/** A hang guard for the whole property, not a speed gate: the suite normally takes seconds. */
+const HANG_GUARD = 300_000;
+
+describe('ToolSearchEngine under random use', () => {
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
+
+  it(
+    'agrees with the reference model after every command, for every storage',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          configArbitrary,
+          fc.commands(commandArbitraries, { maxCommands: 30 }),
+          async (config, commands) => {
+            const model = new Model(config);
+            vi.setSystemTime(model.clock);
+            const world = new World(config);
+            try {
+              await fc.asyncModelRun(() => ({ model, real: world }), commands);
+            } finally {
+              world.engine.dispose();
+              world.memory?.dispose();
+            }
+          },
+        ),
+        propertyRuns('core engine', 7_000),
+      );
+    },
+    HANG_GUARD,
+  );
+});
