@@ -1,5 +1,5 @@
 import { TopK } from '../search/top-k';
-import type { VectorRows } from './tool-embeddings';
+import { EXACT_BATCH, type VectorMatrix } from './vector-matrix';
 
 /** A tool and its cosine similarity to the query. */
 export interface SimilarityHit {
@@ -7,52 +7,172 @@ export interface SimilarityHit {
   score: number;
 }
 
-/**
- * The `depth` tools most similar to the query, best first (ties by id), over several indexes'
- * vectors. Vectors are unit length, so the dot product is the cosine similarity.
- * @param query - the query's unit vector
- * @param rows - per index, the tools that have vectors
- * @param options - how many to keep, the similarity floor, and per index a filter (shadowing)
- */
-export function rankBySimilarity(
-  query: Float32Array,
-  rows: readonly VectorRows[],
-  options: {
-    depth: number;
-    minSimilarity: number;
-    filters?: readonly (((id: string) => boolean) | undefined)[];
-  },
-): SimilarityHit[] {
-  const top = new TopK<SimilarityHit>(options.depth);
-  const dimension = query.length;
-  for (const [position, { ids, vectors }] of rows.entries()) {
-    const filter = options.filters?.[position];
-    for (let row = 0; row < vectors.length; row++) {
-      const vector = vectors[row]!;
-      if (vector.length !== dimension) continue;
-      const score = dot(query, vector, dimension);
-      if (!(score >= options.minSimilarity)) continue;
-      const id = ids[row]!;
-      if (!top.accepts(score, id) || (filter && !filter(id))) continue;
-      top.push({ id, score });
-    }
-  }
-  return top.sorted();
+/** What {@link SimilarityScan.rank} keeps. */
+export interface SimilarityRankOptions {
+  /** How many tools to return at most. */
+  depth: number;
+  /** Tools less similar than this are left out. */
+  minSimilarity: number;
+  /** Per matrix (in the scan's order), a filter on ids: shadowed tools are left out. */
+  filters?: readonly (((id: string) => boolean) | undefined)[];
 }
 
-/** The dot product, four lanes at a time: a plain loop leaves most of V8's speed unused. */
-function dot(left: Float32Array, right: Float32Array, length: number): number {
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let d = 0;
-  let i = 0;
-  for (const end = length - 3; i < end; i += 4) {
-    a += left[i]! * right[i]!;
-    b += left[i + 1]! * right[i + 1]!;
-    c += left[i + 2]! * right[i + 2]!;
-    d += left[i + 3]! * right[i + 3]!;
+/**
+ * Each round of re-ranking takes the rows whose upper bound reaches the `wanted`-th best lower
+ * bound; a round that cannot prove the ranking complete (filters or `minSimilarity` removed too
+ * many) looks this many times deeper.
+ */
+const DEEPER = 4;
+
+/**
+ * @internal One search's similarities: the first pass over every tool is run once, at
+ * construction, and {@link SimilarityScan.rank} (called for each window the search needs) re-ranks
+ * only the candidates the first pass's error bounds cannot rule out. Rankings are exactly those of
+ * computing every tool's dot product: best first, ties by id.
+ */
+export class SimilarityScan {
+  readonly #query: Float32Array;
+  readonly #matrices: (VectorMatrix | undefined)[];
+  /** Per matrix, the number of the scan that wrote its bounds for this query. */
+  readonly #scans: number[];
+
+  /**
+   * @param query - the query's unit vector
+   * @param matrices - the searched indexes' vectors, in the order of the filters given to `rank`
+   */
+  constructor(query: Float32Array, matrices: readonly (VectorMatrix | undefined)[]) {
+    this.#query = query;
+    this.#matrices = matrices.map((matrix) =>
+      matrix && matrix.present > 0 && matrix.dimension === query.length ? matrix : undefined,
+    );
+    this.#scans = this.#matrices.map((matrix) => matrix?.scan(query) ?? 0);
   }
-  for (; i < length; i++) a += left[i]! * right[i]!;
-  return a + b + c + d;
+
+  /** The `depth` tools most similar to the query, best first (ties by id). */
+  rank(options: SimilarityRankOptions): SimilarityHit[] {
+    const depth = Math.floor(options.depth);
+    if (!(depth > 0)) return [];
+    // Another search may have scanned a matrix since (searches interleave at every await).
+    for (const [position, matrix] of this.#matrices.entries()) {
+      if (matrix && matrix.scans !== this.#scans[position]) {
+        this.#scans[position] = matrix.scan(this.#query);
+      }
+    }
+    const top = new TopK<SimilarityHit>(depth);
+    let ceiling = Number.POSITIVE_INFINITY;
+    for (let wanted = depth; ; wanted *= DEEPER) {
+      // Every row not yet looked at has an upper bound below `floor`.
+      const floor = this.#lowerBoundOfRank(wanted);
+      this.#rerank(top, floor, ceiling, options);
+      // Rows below the floor can neither reach minSimilarity nor beat the k-th kept score.
+      if (floor === Number.NEGATIVE_INFINITY) break;
+      if (floor <= options.minSimilarity || floor <= top.threshold()) break;
+      ceiling = floor;
+    }
+    return top.sorted();
+  }
+
+  /** The `rank`-th largest lower bound over every row with a vector; −∞ when there are fewer. */
+  #lowerBoundOfRank(rank: number): number {
+    let rows = 0;
+    for (const matrix of this.#matrices) if (matrix) rows += matrix.present;
+    if (rank > rows) return Number.NEGATIVE_INFINITY;
+    // A min-heap of the `rank` largest lower bounds seen (rows without a vector bring −∞, which
+    // the at least `rank` real bounds push out).
+    const heap = new Float64Array(rank);
+    let size = 0;
+    for (const matrix of this.#matrices) {
+      if (!matrix) continue;
+      const lower = matrix.lower;
+      for (let row = 0; row < lower.length; row++) {
+        const bound = lower[row]!;
+        if (size < rank) heapPush(heap, size++, bound);
+        else if (bound > heap[0]!) heapReplaceRoot(heap, size, bound);
+      }
+    }
+    return heap[0]!;
+  }
+
+  /**
+   * Computes exactly the rows whose upper bound lies in [floor, ceiling), best bound first, and
+   * keeps those that qualify; stops once no remaining bound reaches the k-th kept score.
+   */
+  #rerank(
+    top: TopK<SimilarityHit>,
+    floor: number,
+    ceiling: number,
+    options: SimilarityRankOptions,
+  ): void {
+    const minimum = Math.max(floor, options.minSimilarity);
+    const owners: number[] = [];
+    const rows: number[] = [];
+    const uppers: number[] = [];
+    for (const [position, matrix] of this.#matrices.entries()) {
+      if (!matrix) continue;
+      const upper = matrix.upper;
+      for (let row = 0; row < upper.length; row++) {
+        const bound = upper[row]!;
+        if (bound >= minimum && bound < ceiling && bound !== Number.NEGATIVE_INFINITY) {
+          owners.push(position);
+          rows.push(row);
+          uppers.push(bound);
+        }
+      }
+    }
+    const order = uppers.map((_, index) => index).sort((a, b) => uppers[b]! - uppers[a]!);
+    const batch: number[] = [];
+    const scores = new Float64Array(EXACT_BATCH);
+    let next = 0;
+    while (next < order.length) {
+      const threshold = top.threshold();
+      // Bounds come in decreasing order: once one cannot beat the k-th score, none can.
+      if (uppers[order[next]!]! < threshold) return;
+      const owner = owners[order[next]!]!;
+      const matrix = this.#matrices[owner]!;
+      const filter = options.filters?.[owner];
+      batch.length = 0;
+      // A batch: rows of one matrix, in bound order, that could still enter.
+      while (next < order.length && batch.length < EXACT_BATCH) {
+        const candidate = order[next]!;
+        if (owners[candidate] !== owner || uppers[candidate]! < threshold) break;
+        next++;
+        const row = rows[candidate]!;
+        if (filter && !filter(matrix.ids[row]!)) continue;
+        batch.push(row);
+      }
+      if (batch.length === 0) continue;
+      matrix.exact(this.#query, batch, scores);
+      for (let i = 0; i < batch.length; i++) {
+        const score = scores[i]!;
+        if (!(score >= options.minSimilarity)) continue;
+        const id = matrix.ids[batch[i]!]!;
+        if (top.accepts(score, id)) top.push({ id, score });
+      }
+    }
+  }
+}
+
+function heapPush(heap: Float64Array, size: number, value: number): void {
+  let index = size;
+  while (index > 0) {
+    const parent = (index - 1) >> 1;
+    if (heap[parent]! <= value) break;
+    heap[index] = heap[parent]!;
+    index = parent;
+  }
+  heap[index] = value;
+}
+
+function heapReplaceRoot(heap: Float64Array, size: number, value: number): void {
+  let index = 0;
+  for (;;) {
+    const left = index * 2 + 1;
+    if (left >= size) break;
+    const right = left + 1;
+    const child = right < size && heap[right]! < heap[left]! ? right : left;
+    if (heap[child]! >= value) break;
+    heap[index] = heap[child]!;
+    index = child;
+  }
+  heap[index] = value;
 }

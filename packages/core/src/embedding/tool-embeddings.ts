@@ -4,7 +4,9 @@ import type { ToolIndex } from '../search/tool-index';
 import { contentHash } from './content-hash';
 import { EmbeddingError, type EmbedFunction } from './embed-function';
 import { toEmbeddingText } from './embedding-text';
+import type { SimilarityKernelPreference } from './similarity-kernel';
 import { toUnitVector, type VectorCache } from './vector-cache';
+import { VectorMatrix } from './vector-matrix';
 
 /** Embedding calls for tool texts running at once per engine: fast warm-up, gentle on rate limits. */
 const MAX_CONCURRENT_CALLS = 4;
@@ -18,17 +20,6 @@ export type EmbeddingReporter = (operation: 'embed.tools' | 'embed.query', error
 export interface Searchable<TTool> {
   index: ToolIndex;
   catalog: ReadonlyMap<string, CatalogEntry<TTool>>;
-}
-
-/** The tools of one index that have vectors, at the cache state it was read at. */
-export interface VectorRows {
-  ids: string[];
-  vectors: Float32Array[];
-  dimension: number;
-  /** Every tool of the index has its vector: the rows never change again. */
-  complete: boolean;
-  version: number;
-  generation: number;
 }
 
 /** The texts of an index's tools, by id, with their content hashes. */
@@ -48,8 +39,9 @@ export class ToolEmbeddings {
   readonly #embed: EmbedFunction;
   readonly #timeout: number;
   readonly #batchSize: number;
+  readonly #kernel: SimilarityKernelPreference;
   readonly #texts = new WeakMap<ToolIndex, IndexTexts>();
-  readonly #rows = new WeakMap<ToolIndex, VectorRows>();
+  readonly #matrices = new WeakMap<ToolIndex, VectorMatrix>();
   /** Hashes whose text is being embedded, to the call that will settle them. */
   readonly #pending = new Map<string, Promise<boolean>>();
   readonly #queries = new Map<string, Float32Array>();
@@ -63,11 +55,13 @@ export class ToolEmbeddings {
     cache: VectorCache;
     timeout: number;
     batchSize: number;
+    kernel: SimilarityKernelPreference;
   }) {
     this.#embed = options.embed;
     this.cache = options.cache;
     this.#timeout = options.timeout;
     this.#batchSize = options.batchSize;
+    this.#kernel = options.kernel;
   }
 
   /**
@@ -100,33 +94,39 @@ export class ToolEmbeddings {
     searchables: readonly Searchable<TTool>[],
     query: string,
     report: EmbeddingReporter,
-  ): Promise<{ query: Float32Array; rows: VectorRows[] } | undefined> {
+  ): Promise<{ query: Float32Array; matrices: (VectorMatrix | undefined)[] } | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.#timeout);
-      timer.unref?.();
-    });
     try {
+      // Once every tool has its vector (the usual case) there is nothing to start or wait for.
+      const ready = searchables.every(
+        ({ index, catalog }) => this.matrixOf(index, catalog)?.complete === true,
+      );
       // Never rejects: failures are reported, and the vectors that arrived are used.
-      const tools = this.#ensure(searchables, report);
+      const tools = ready ? undefined : this.#ensure(searchables, report);
+      const deadline =
+        tools &&
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.#timeout);
+          timer.unref?.();
+        });
       const queryVector = await this.#queryVector(query, report);
       if (queryVector === undefined) return undefined;
       // Tool calls still running at the deadline go on: their vectors serve later searches.
-      await Promise.race([tools, deadline]);
-      const rows = searchables.map(({ index, catalog }) => this.rowsOf(index, catalog));
-      if (rows.every((row) => row.ids.length === 0)) return undefined;
-      const dimension = rows.find((row) => row.ids.length > 0)!.dimension;
-      if (queryVector.length !== dimension) {
+      if (tools) await Promise.race([tools, deadline]);
+      const matrices = searchables.map(({ index, catalog }) => this.matrixOf(index, catalog));
+      const filled = matrices.find((matrix) => matrix !== undefined && matrix.present > 0);
+      if (!filled) return undefined;
+      if (queryVector.length !== filled.dimension) {
         report(
           'embed.query',
           new EmbeddingError(
             'shape',
-            `The query's vector has ${queryVector.length} dimensions, the tools' have ${dimension}`,
+            `The query's vector has ${queryVector.length} dimensions, the tools' have ${filled.dimension}`,
           ),
         );
         return undefined;
       }
-      return { query: queryVector, rows };
+      return { query: queryVector, matrices };
     } catch (error) {
       report('embed.tools', toEmbeddingError(error));
       return undefined;
@@ -135,36 +135,31 @@ export class ToolEmbeddings {
     }
   }
 
-  /** The tools of an index that have vectors now; rebuilt only while some are missing. */
-  rowsOf<TTool>(index: ToolIndex, catalog: ReadonlyMap<string, CatalogEntry<TTool>>): VectorRows {
+  /**
+   * The vectors of an index's tools as a matrix, with the rows that arrived since the last call;
+   * `undefined` while the cache holds no vector (its dimension is unknown) or the index is empty.
+   */
+  matrixOf<TTool>(
+    index: ToolIndex,
+    catalog: ReadonlyMap<string, CatalogEntry<TTool>>,
+  ): VectorMatrix | undefined {
     const cache = this.cache;
-    const known = this.#rows.get(index);
-    if (
-      known &&
-      known.generation === cache.generation &&
-      (known.complete || known.version === cache.version)
-    ) {
-      return known;
+    let matrix = this.#matrices.get(index);
+    if (matrix === undefined || matrix.generation !== cache.generation) {
+      const dimension = cache.dimension;
+      const texts = this.#textsOf(index, catalog);
+      if (dimension === undefined || texts.ids.length === 0) return undefined;
+      matrix = new VectorMatrix({
+        ids: texts.ids,
+        hashes: texts.hashes,
+        dimension,
+        generation: cache.generation,
+        kernel: this.#kernel,
+      });
+      this.#matrices.set(index, matrix);
     }
-    const texts = this.#textsOf(index, catalog);
-    const ids: string[] = [];
-    const vectors: Float32Array[] = [];
-    for (let position = 0; position < texts.ids.length; position++) {
-      const vector = cache.get(texts.hashes[position]!);
-      if (vector === undefined) continue;
-      ids.push(texts.ids[position]!);
-      vectors.push(vector);
-    }
-    const rows: VectorRows = {
-      ids,
-      vectors,
-      dimension: cache.dimension ?? 0,
-      complete: ids.length === texts.ids.length,
-      version: cache.version,
-      generation: cache.generation,
-    };
-    this.#rows.set(index, rows);
-    return rows;
+    matrix.fill(cache);
+    return matrix;
   }
 
   #textsOf<TTool>(index: ToolIndex, catalog: ReadonlyMap<string, CatalogEntry<TTool>>): IndexTexts {
@@ -202,8 +197,8 @@ export class ToolEmbeddings {
     const waits: Promise<boolean>[] = [];
     const missing = new Map<string, string>();
     for (const { index, catalog } of searchables) {
+      if (this.matrixOf(index, catalog)?.complete) continue;
       const texts = this.#textsOf(index, catalog);
-      if (this.rowsOf(index, catalog).complete) continue;
       for (let position = 0; position < texts.hashes.length; position++) {
         const hash = texts.hashes[position]!;
         if (this.cache.get(hash) !== undefined || missing.has(hash)) continue;

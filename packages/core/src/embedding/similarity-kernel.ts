@@ -1,0 +1,144 @@
+import { SIMILARITY_KERNEL_WASM } from './similarity-kernel-wasm';
+
+/**
+ * Which code computes similarities: `'auto'` uses WebAssembly SIMD where the runtime allows it
+ * (and plain JavaScript where it does not); `'js'` always uses JavaScript. Both rank identically.
+ */
+export type SimilarityKernelPreference = 'auto' | 'js';
+
+/**
+ * @internal Memory laid out by a {@link VectorMatrix} and the two loops that read it, in
+ * WebAssembly or in JavaScript. Offsets are in bytes.
+ */
+export interface KernelMemory {
+  /** What runs the loops. */
+  readonly kind: 'wasm' | 'js';
+  readonly buffer: ArrayBuffer;
+  /**
+   * The first pass: for each of `count` rows of `stride` i8 codes at `codes`, the i32 dot product
+   * with the `stride` i16 lanes at `query`, turned into f64 upper and lower bounds of the cosine
+   * with the row's info at `info` (f64 scale, error, norm and base, 32 bytes a row):
+   * `estimate = dot · (step · scale)`, `bound = queryNorm · error + queryError · norm + slack`,
+   * `upper = (estimate + bound) + base`, `lower = (estimate − bound) + base`.
+   */
+  scan(
+    query: number,
+    codes: number,
+    count: number,
+    stride: number,
+    info: number,
+    step: number,
+    queryNorm: number,
+    queryError: number,
+    slack: number,
+    upper: number,
+    lower: number,
+  ): void;
+  /**
+   * WebAssembly only: for each of `count` rows of `dimension` f32 at `rows`, the f64 dot product
+   * with the `dimension` f32 at `query`, summed like the JavaScript `dot`, written to `out`.
+   */
+  exact?(query: number, rows: number, count: number, dimension: number, out: number): void;
+}
+
+/** The part of the WebAssembly API the kernel uses (the core's types include no DOM library). */
+interface WebAssemblyApi {
+  Module: new (bytes: Uint8Array<ArrayBuffer>) => object;
+  Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer };
+  Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+
+interface KernelExports {
+  scan: KernelMemory['scan'];
+  exact: NonNullable<KernelMemory['exact']>;
+}
+
+const WASM_PAGE_BYTES = 65_536;
+/** A 32-bit WebAssembly memory holds at most 65,536 pages (4 GiB). */
+const MAX_WASM_PAGES = 65_536;
+
+/** The compiled module; `null` once compiling failed (no WebAssembly, no SIMD, or forbidden). */
+let compiled: object | null | undefined;
+
+function webAssembly(): WebAssemblyApi | undefined {
+  return (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
+}
+
+function kernelModule(): object | null {
+  if (compiled === undefined) {
+    try {
+      const api = webAssembly();
+      compiled = api ? new api.Module(decodeBase64(SIMILARITY_KERNEL_WASM)) : null;
+    } catch {
+      // No SIMD support, or code generation forbidden (a content security policy, some edge runtimes).
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+/**
+ * @internal Memory of `bytes` bytes with the fastest kernel allowed: WebAssembly SIMD unless
+ * `preference` is `'js'` or the runtime cannot run it (then plain JavaScript on an ArrayBuffer).
+ */
+export function createKernelMemory(
+  bytes: number,
+  preference: SimilarityKernelPreference,
+): KernelMemory {
+  const module = preference === 'js' ? null : kernelModule();
+  const pages = Math.max(1, Math.ceil(bytes / WASM_PAGE_BYTES));
+  const api = webAssembly();
+  if (module && api && pages <= MAX_WASM_PAGES) {
+    try {
+      const memory = new api.Memory({ initial: pages });
+      const instance = new api.Instance(module, { env: { memory } });
+      const exports = instance.exports as unknown as KernelExports;
+      return {
+        kind: 'wasm',
+        buffer: memory.buffer,
+        scan: exports.scan,
+        exact: exports.exact,
+      };
+    } catch {
+      // Out of address space for another memory: the JavaScript loops need only an ArrayBuffer.
+    }
+  }
+  return createJsMemory(bytes);
+}
+
+/** The JavaScript kernel: the same integer sums as the WebAssembly `scan`, one lane at a time. */
+function createJsMemory(bytes: number): KernelMemory {
+  const buffer = new ArrayBuffer(bytes);
+  const codes8 = new Int8Array(buffer);
+  const lanes16 = new Int16Array(buffer);
+  const floats64 = new Float64Array(buffer);
+  return {
+    kind: 'js',
+    buffer,
+    scan(query, codes, count, stride, info, step, queryNorm, queryError, slack, upper, lower) {
+      const lanes = query >> 1;
+      for (let row = 0; row < count; row++) {
+        const start = codes + row * stride;
+        let a = 0;
+        let b = 0;
+        for (let i = 0; i < stride; i += 2) {
+          a += codes8[start + i]! * lanes16[lanes + i]!;
+          b += codes8[start + i + 1]! * lanes16[lanes + i + 1]!;
+        }
+        // The same operations, in the same order, as the WebAssembly scan: the same bits.
+        const at = (info >> 3) + row * 4;
+        const estimate = (a + b) * (step * floats64[at]!);
+        const bound = queryNorm * floats64[at + 1]! + queryError * floats64[at + 2]! + slack;
+        floats64[(upper >> 3) + row] = estimate + bound + floats64[at + 3]!;
+        floats64[(lower >> 3) + row] = estimate - bound + floats64[at + 3]!;
+      }
+    },
+  };
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

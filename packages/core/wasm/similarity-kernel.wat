@@ -1,0 +1,146 @@
+;; The similarity kernel of tool-search-core's semantic search (WebAssembly with 128-bit SIMD).
+;;
+;; `scan` is the first pass over every tool: the dot products of a query quantized to 16-bit
+;; integers with tool vectors quantized to 8-bit integers (exact, in integer arithmetic), each
+;; turned into an estimate of the cosine with lower and upper bounds (see vector-matrix.ts).
+;; `exact` re-ranks the few candidates the bounds leave: the same double-precision sum, in the same
+;; order, as the JavaScript `dot` in vector-matrix.ts, so both give bit-identical scores.
+;;
+;; Build: `pnpm --filter tool-search-core build:wasm` turns this file into the base64 constant in
+;; src/embedding/similarity-kernel-wasm.ts; a test checks that the constant matches this source.
+(module
+  (import "env" "memory" (memory 1))
+
+  ;; For each of `count` rows, with dot = Σ query[i] · codes[row · stride + i] over i < stride
+  ;; and the row's info (f64 scale, error, norm, base):
+  ;;   estimate = dot · (step · scale)
+  ;;   bound    = queryNorm · error + queryError · norm + slack
+  ;;   upper[row] = (estimate + bound) + base,  lower[row] = (estimate − bound) + base
+  ;; (base is 0, or −∞ for a row without a vector). The JavaScript kernel computes the same.
+  ;; query: `stride` i16 lanes; codes: `count` rows of `stride` i8 lanes; info: 32 bytes a row;
+  ;; upper, lower: `count` f64 each. `stride` is a multiple of 32 (rows are zero-padded). The
+  ;; caller keeps |query| small enough that no sum leaves the i32 range; i32x4.dot_i16x8_s cannot
+  ;; overflow with |codes| <= 127.
+  (func (export "scan")
+    (param $query i32) (param $codes i32) (param $count i32) (param $stride i32) (param $info i32)
+    (param $step f64) (param $queryNorm f64) (param $queryError f64) (param $slack f64)
+    (param $upper i32) (param $lower i32)
+    (local $end i32) (local $at i32) (local $lane i32) (local $row v128)
+    (local $low v128) (local $high v128) (local $estimate f64) (local $bound f64)
+    (local.set $end (i32.add (local.get $codes) (i32.mul (local.get $count) (local.get $stride))))
+    (block $done
+      (loop $rows
+        (br_if $done (i32.ge_u (local.get $codes) (local.get $end)))
+        (local.set $low (v128.const i32x4 0 0 0 0))
+        (local.set $high (v128.const i32x4 0 0 0 0))
+        (local.set $lane (local.get $query))
+        (local.set $at (local.get $codes))
+        (local.set $codes (i32.add (local.get $codes) (local.get $stride)))
+        ;; 32 codes per turn: two loads of 16, each widened to two halves of eight i16.
+        (loop $lanes
+          (local.set $row (v128.load (local.get $at)))
+          (local.set $low
+            (i32x4.add (local.get $low)
+              (i32x4.dot_i16x8_s
+                (i16x8.extend_low_i8x16_s (local.get $row)) (v128.load (local.get $lane)))))
+          (local.set $high
+            (i32x4.add (local.get $high)
+              (i32x4.dot_i16x8_s
+                (i16x8.extend_high_i8x16_s (local.get $row)) (v128.load offset=16 (local.get $lane)))))
+          (local.set $row (v128.load offset=16 (local.get $at)))
+          (local.set $low
+            (i32x4.add (local.get $low)
+              (i32x4.dot_i16x8_s
+                (i16x8.extend_low_i8x16_s (local.get $row)) (v128.load offset=32 (local.get $lane)))))
+          (local.set $high
+            (i32x4.add (local.get $high)
+              (i32x4.dot_i16x8_s
+                (i16x8.extend_high_i8x16_s (local.get $row)) (v128.load offset=48 (local.get $lane)))))
+          (local.set $lane (i32.add (local.get $lane) (i32.const 64)))
+          (local.set $at (i32.add (local.get $at) (i32.const 32)))
+          (br_if $lanes (i32.lt_u (local.get $at) (local.get $codes))))
+        (local.set $low (i32x4.add (local.get $low) (local.get $high)))
+        (local.set $estimate
+          (f64.mul
+            (f64.convert_i32_s
+              (i32.add
+                (i32.add (i32x4.extract_lane 0 (local.get $low)) (i32x4.extract_lane 1 (local.get $low)))
+                (i32.add (i32x4.extract_lane 2 (local.get $low)) (i32x4.extract_lane 3 (local.get $low)))))
+            (f64.mul (local.get $step) (f64.load (local.get $info)))))
+        (local.set $bound
+          (f64.add
+            (f64.add
+              (f64.mul (local.get $queryNorm) (f64.load offset=8 (local.get $info)))
+              (f64.mul (local.get $queryError) (f64.load offset=16 (local.get $info))))
+            (local.get $slack)))
+        (f64.store (local.get $upper)
+          (f64.add (f64.add (local.get $estimate) (local.get $bound)) (f64.load offset=24 (local.get $info))))
+        (f64.store (local.get $lower)
+          (f64.add (f64.sub (local.get $estimate) (local.get $bound)) (f64.load offset=24 (local.get $info))))
+        (local.set $info (i32.add (local.get $info) (i32.const 32)))
+        (local.set $upper (i32.add (local.get $upper) (i32.const 8)))
+        (local.set $lower (i32.add (local.get $lower) (i32.const 8)))
+        (br $rows))))
+
+  ;; For each of `count` rows: out[row] = Σ query[i] · rows[row · dimension + i] in f64, summed
+  ;; like the JavaScript `dot`: four running sums a, b, c, d take the products of lanes 0, 1, 2, 3
+  ;; of each group of four; the last `dimension % 4` products go to a, in order; then
+  ;; ((a + b) + c) + d. WebAssembly never fuses a multiply and an add, so every rounding matches.
+  ;; query: `dimension` f32; rows: `count` rows of `dimension` f32; out: `count` f64.
+  (func (export "exact")
+    (param $query i32) (param $rows i32) (param $count i32) (param $dimension i32) (param $out i32)
+    (local $row i32) (local $i i32) (local $groups i32) (local $rowBytes i32)
+    (local $ab v128) (local $cd v128) (local $a f64)
+    (local.set $groups (i32.and (local.get $dimension) (i32.const -4)))
+    (local.set $rowBytes (i32.shl (local.get $dimension) (i32.const 2)))
+    (block $done
+      (loop $rowsLoop
+        (br_if $done (i32.ge_u (local.get $row) (local.get $count)))
+        (local.set $ab (v128.const f64x2 0 0))
+        (local.set $cd (v128.const f64x2 0 0))
+        (local.set $i (i32.const 0))
+        (block $groupsDone
+          (loop $groupsLoop
+            (br_if $groupsDone (i32.ge_u (local.get $i) (local.get $groups)))
+            (local.set $ab
+              (f64x2.add (local.get $ab)
+                (f64x2.mul
+                  (f64x2.promote_low_f32x4
+                    (v128.load64_zero (i32.add (local.get $query) (i32.shl (local.get $i) (i32.const 2)))))
+                  (f64x2.promote_low_f32x4
+                    (v128.load64_zero (i32.add (local.get $rows) (i32.shl (local.get $i) (i32.const 2))))))))
+            (local.set $cd
+              (f64x2.add (local.get $cd)
+                (f64x2.mul
+                  (f64x2.promote_low_f32x4
+                    (v128.load64_zero offset=8
+                      (i32.add (local.get $query) (i32.shl (local.get $i) (i32.const 2)))))
+                  (f64x2.promote_low_f32x4
+                    (v128.load64_zero offset=8
+                      (i32.add (local.get $rows) (i32.shl (local.get $i) (i32.const 2))))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 4)))
+            (br $groupsLoop)))
+        (local.set $a (f64x2.extract_lane 0 (local.get $ab)))
+        (block $tailDone
+          (loop $tailLoop
+            (br_if $tailDone (i32.ge_u (local.get $i) (local.get $dimension)))
+            (local.set $a
+              (f64.add (local.get $a)
+                (f64.mul
+                  (f64.promote_f32
+                    (f32.load (i32.add (local.get $query) (i32.shl (local.get $i) (i32.const 2)))))
+                  (f64.promote_f32
+                    (f32.load (i32.add (local.get $rows) (i32.shl (local.get $i) (i32.const 2))))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $tailLoop)))
+        (f64.store (local.get $out)
+          (f64.add
+            (f64.add
+              (f64.add (local.get $a) (f64x2.extract_lane 1 (local.get $ab)))
+              (f64x2.extract_lane 0 (local.get $cd)))
+            (f64x2.extract_lane 1 (local.get $cd))))
+        (local.set $rows (i32.add (local.get $rows) (local.get $rowBytes)))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $row (i32.add (local.get $row) (i32.const 1)))
+        (br $rowsLoop))))
+)
