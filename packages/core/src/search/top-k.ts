@@ -41,40 +41,47 @@ export class TopK<TEntry extends { score: number; id: string }> {
     );
   }
 
+  // Sifts move a hole instead of swapping pairs: a destructuring swap allocates in hot loops.
   #siftUp(start: number): void {
     const heap = this.#heap;
+    const entry = heap[start]!;
     let index = start;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if (!isWorse(heap[index]!, heap[parent]!)) break;
-      [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
+      const above = heap[parent]!;
+      if (!isBetter(above.score, above.id, entry.score, entry.id)) break;
+      heap[index] = above;
       index = parent;
     }
+    heap[index] = entry;
   }
 
   #siftDown(start: number): void {
     const heap = this.#heap;
+    const entry = heap[start]!;
+    const length = heap.length;
     let index = start;
     for (;;) {
       const left = index * 2 + 1;
+      if (left >= length) break;
       const right = left + 1;
-      let worst = index;
-      if (left < heap.length && isWorse(heap[left]!, heap[worst]!)) worst = left;
-      if (right < heap.length && isWorse(heap[right]!, heap[worst]!)) worst = right;
-      if (worst === index) return;
-      [heap[index], heap[worst]] = [heap[worst]!, heap[index]!];
-      index = worst;
+      let child = left;
+      let worst = heap[left]!;
+      if (right < length) {
+        const other = heap[right]!;
+        if (isBetter(worst.score, worst.id, other.score, other.id)) {
+          child = right;
+          worst = other;
+        }
+      }
+      if (!isBetter(entry.score, entry.id, worst.score, worst.id)) break;
+      heap[index] = worst;
+      index = child;
     }
+    heap[index] = entry;
   }
 }
 
 function isBetter(score: number, id: string, otherScore: number, otherId: string): boolean {
   return score > otherScore || (score === otherScore && id < otherId);
-}
-
-function isWorse(
-  entry: { score: number; id: string },
-  other: { score: number; id: string },
-): boolean {
-  return isBetter(other.score, other.id, entry.score, entry.id);
 }
