@@ -61,10 +61,10 @@ export class SimilarityScan {
     const top = new TopK<SimilarityHit>(depth);
     let ceiling = Number.POSITIVE_INFINITY;
     for (let wanted = depth; ; wanted *= DEEPER) {
-      // Every row not yet looked at has an upper bound below `floor`.
-      const floor = this.#lowerBoundOfRank(wanted);
-      this.#rerank(top, floor, ceiling, options);
-      // Rows below the floor can neither reach minSimilarity nor beat the k-th kept score.
+      const { floor, candidates } = this.#candidates(wanted, ceiling, options.minSimilarity);
+      this.#rerank(top, candidates, options);
+      // Every row not looked at has an upper bound below `floor`: it can neither reach
+      // minSimilarity nor beat the k-th kept score.
       if (floor === Number.NEGATIVE_INFINITY) break;
       if (floor <= options.minSimilarity || floor <= top.threshold()) break;
       ceiling = floor;
@@ -72,53 +72,68 @@ export class SimilarityScan {
     return top.sorted();
   }
 
-  /** The `rank`-th largest lower bound over every row with a vector; −∞ when there are fewer. */
-  #lowerBoundOfRank(rank: number): number {
+  /**
+   * The rows whose upper bound reaches `floor` (the `wanted`-th largest lower bound over every row
+   * with a vector, −∞ when there are fewer) and `minSimilarity`, and lies below `ceiling`. One
+   * pass: the running `wanted`-th lower bound only rises, so a row below it is below `floor`.
+   */
+  #candidates(
+    wanted: number,
+    ceiling: number,
+    minSimilarity: number,
+  ): { floor: number; candidates: Candidates } {
     let rows = 0;
     for (const matrix of this.#matrices) if (matrix) rows += matrix.present;
-    if (rank > rows) return Number.NEGATIVE_INFINITY;
-    // A min-heap of the `rank` largest lower bounds seen (rows without a vector bring −∞, which
-    // the at least `rank` real bounds push out).
-    const heap = new Float64Array(rank);
+    const selecting = wanted <= rows;
+    // A min-heap of the `wanted` largest lower bounds seen (rows without a vector bring −∞, which
+    // the at least `wanted` real bounds push out).
+    const heap = new Float64Array(selecting ? wanted : 0);
     let size = 0;
-    for (const matrix of this.#matrices) {
-      if (!matrix) continue;
-      const lower = matrix.lower;
-      for (let row = 0; row < lower.length; row++) {
-        const bound = lower[row]!;
-        if (size < rank) heapPush(heap, size++, bound);
-        else if (bound > heap[0]!) heapReplaceRoot(heap, size, bound);
-      }
-    }
-    return heap[0]!;
-  }
-
-  /**
-   * Computes exactly the rows whose upper bound lies in [floor, ceiling), best bound first, and
-   * keeps those that qualify; stops once no remaining bound reaches the k-th kept score.
-   */
-  #rerank(
-    top: TopK<SimilarityHit>,
-    floor: number,
-    ceiling: number,
-    options: SimilarityRankOptions,
-  ): void {
-    const minimum = Math.max(floor, options.minSimilarity);
+    let floor = Number.NEGATIVE_INFINITY;
     const owners: number[] = [];
-    const rows: number[] = [];
+    const found: number[] = [];
     const uppers: number[] = [];
     for (const [position, matrix] of this.#matrices.entries()) {
       if (!matrix) continue;
-      const upper = matrix.upper;
+      const { lower, upper } = matrix;
       for (let row = 0; row < upper.length; row++) {
+        if (selecting) {
+          const bound = lower[row]!;
+          if (size < wanted) {
+            heapPush(heap, size++, bound);
+            if (size === wanted) floor = heap[0]!;
+          } else if (bound > floor) {
+            heapReplaceRoot(heap, size, bound);
+            floor = heap[0]!;
+          }
+        }
         const bound = upper[row]!;
-        if (bound >= minimum && bound < ceiling && bound !== Number.NEGATIVE_INFINITY) {
+        if (bound >= floor && bound >= minSimilarity && bound < ceiling) {
+          if (bound === Number.NEGATIVE_INFINITY) continue;
           owners.push(position);
-          rows.push(row);
+          found.push(row);
           uppers.push(bound);
         }
       }
     }
+    // Drop what the floor rose past after it was collected.
+    let kept = 0;
+    for (let i = 0; i < uppers.length; i++) {
+      if (uppers[i]! < floor) continue;
+      owners[kept] = owners[i]!;
+      found[kept] = found[i]!;
+      uppers[kept++] = uppers[i]!;
+    }
+    owners.length = found.length = uppers.length = kept;
+    return { floor, candidates: { owners, rows: found, uppers } };
+  }
+
+  /**
+   * Computes the candidates' exact similarities, best bound first, and keeps those that qualify;
+   * stops once no remaining bound reaches the k-th kept score.
+   */
+  #rerank(top: TopK<SimilarityHit>, candidates: Candidates, options: SimilarityRankOptions): void {
+    const { owners, rows, uppers } = candidates;
     const order = uppers.map((_, index) => index).sort((a, b) => uppers[b]! - uppers[a]!);
     const batch: number[] = [];
     const scores = new Float64Array(EXACT_BATCH);
@@ -150,6 +165,13 @@ export class SimilarityScan {
       }
     }
   }
+}
+
+/** Rows to re-rank: per candidate, its matrix (position), row and upper bound. */
+interface Candidates {
+  owners: number[];
+  rows: number[];
+  uppers: number[];
 }
 
 function heapPush(heap: Float64Array, size: number, value: number): void {

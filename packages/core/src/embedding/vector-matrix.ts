@@ -114,6 +114,11 @@ export class VectorMatrix {
     return this.#memory.kind;
   }
 
+  /** Bytes the matrix holds apart from the vectors: codes, row info, bounds, query, re-ranking. */
+  get byteLength(): number {
+    return this.#memory.buffer.byteLength;
+  }
+
   /** Every row has its vector: the matrix never changes again. */
   get complete(): boolean {
     return this.present === this.ids.length;
