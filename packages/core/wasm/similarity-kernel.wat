@@ -82,63 +82,158 @@
         (local.set $lower (i32.add (local.get $lower) (i32.const 8)))
         (br $rows))))
 
+  ;; The `wanted`-th largest of `count` f64 values (1 <= wanted <= count), with a min-heap of the
+  ;; `wanted` largest seen at `heap` (wanted f64).
+  (func (export "select")
+    (param $values i32) (param $count i32) (param $wanted i32) (param $heap i32) (result f64)
+    (local $end i32) (local $size i32) (local $value f64) (local $at i32) (local $next i32)
+    (local $other f64)
+    (local.set $end (i32.add (local.get $values) (i32.shl (local.get $count) (i32.const 3))))
+    (block $done
+      (loop $values
+        (br_if $done (i32.ge_u (local.get $values) (local.get $end)))
+        (local.set $value (f64.load (local.get $values)))
+        (local.set $values (i32.add (local.get $values) (i32.const 8)))
+        (if (i32.lt_u (local.get $size) (local.get $wanted))
+          (then
+            ;; Sift up from the new last place.
+            (local.set $at (local.get $size))
+            (local.set $size (i32.add (local.get $size) (i32.const 1)))
+            (block $placed
+              (loop $up
+                (br_if $placed (i32.eqz (local.get $at)))
+                (local.set $next (i32.shr_u (i32.sub (local.get $at) (i32.const 1)) (i32.const 1)))
+                (local.set $other
+                  (f64.load (i32.add (local.get $heap) (i32.shl (local.get $next) (i32.const 3)))))
+                (br_if $placed (f64.le (local.get $other) (local.get $value)))
+                (f64.store (i32.add (local.get $heap) (i32.shl (local.get $at) (i32.const 3)))
+                  (local.get $other))
+                (local.set $at (local.get $next))
+                (br $up)))
+            (f64.store (i32.add (local.get $heap) (i32.shl (local.get $at) (i32.const 3)))
+              (local.get $value)))
+          (else
+            (if (f64.gt (local.get $value) (f64.load (local.get $heap)))
+              (then
+                ;; Replace the smallest and sift down.
+                (local.set $at (i32.const 0))
+                (block $placed
+                  (loop $down
+                    (local.set $next (i32.add (i32.shl (local.get $at) (i32.const 1)) (i32.const 1)))
+                    (br_if $placed (i32.ge_u (local.get $next) (local.get $size)))
+                    (local.set $other
+                      (f64.load (i32.add (local.get $heap) (i32.shl (local.get $next) (i32.const 3)))))
+                    (if (i32.lt_u (i32.add (local.get $next) (i32.const 1)) (local.get $size))
+                      (then
+                        (if (f64.lt
+                              (f64.load offset=8
+                                (i32.add (local.get $heap) (i32.shl (local.get $next) (i32.const 3))))
+                              (local.get $other))
+                          (then
+                            (local.set $next (i32.add (local.get $next) (i32.const 1)))
+                            (local.set $other
+                              (f64.load
+                                (i32.add (local.get $heap) (i32.shl (local.get $next) (i32.const 3)))))))))
+                    (br_if $placed (f64.ge (local.get $other) (local.get $value)))
+                    (f64.store (i32.add (local.get $heap) (i32.shl (local.get $at) (i32.const 3)))
+                      (local.get $other))
+                    (local.set $at (local.get $next))
+                    (br $down)))
+                (f64.store (i32.add (local.get $heap) (i32.shl (local.get $at) (i32.const 3)))
+                  (local.get $value))))))
+        (br $values)))
+    (f64.load (local.get $heap)))
+
+  ;; Writes to `out` (i32) the indexes of the `count` f64 values that are >= minimum, < ceiling
+  ;; and not −∞; returns how many.
+  (func (export "collect")
+    (param $values i32) (param $count i32) (param $minimum f64) (param $ceiling f64) (param $out i32)
+    (result i32)
+    (local $index i32) (local $found i32) (local $value f64)
+    (block $done
+      (loop $values
+        (br_if $done (i32.ge_u (local.get $index) (local.get $count)))
+        (local.set $value
+          (f64.load (i32.add (local.get $values) (i32.shl (local.get $index) (i32.const 3)))))
+        (if (i32.and
+              (i32.and (f64.ge (local.get $value) (local.get $minimum))
+                (f64.lt (local.get $value) (local.get $ceiling)))
+              (f64.ne (local.get $value) (f64.const -inf)))
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $found) (i32.const 2)))
+              (local.get $index))
+            (local.set $found (i32.add (local.get $found) (i32.const 1)))))
+        (local.set $index (i32.add (local.get $index) (i32.const 1)))
+        (br $values)))
+    (local.get $found))
+
   ;; For each of `count` rows: out[row] = Σ query[i] · rows[row · dimension + i] in f64, summed
-  ;; like the JavaScript `dot`: four running sums a, b, c, d take the products of lanes 0, 1, 2, 3
-  ;; of each group of four; the last `dimension % 4` products go to a, in order; then
-  ;; ((a + b) + c) + d. WebAssembly never fuses a multiply and an add, so every rounding matches.
+  ;; like the JavaScript `dot`: eight running sums s0..s7 take the products of lanes 0..7 of each
+  ;; group of eight; the last `dimension % 8` products go to s0, in order; then
+  ;; ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)). WebAssembly never fuses a multiply and an
+  ;; add, so every rounding matches. Eight sums rather than one keep four additions in flight.
   ;; query: `dimension` f32; rows: `count` rows of `dimension` f32; out: `count` f64.
   (func (export "exact")
     (param $query i32) (param $rows i32) (param $count i32) (param $dimension i32) (param $out i32)
-    (local $row i32) (local $i i32) (local $groups i32) (local $rowBytes i32)
-    (local $ab v128) (local $cd v128) (local $a f64)
-    (local.set $groups (i32.and (local.get $dimension) (i32.const -4)))
+    (local $row i32) (local $i i32) (local $groups i32) (local $rowBytes i32) (local $q i32)
+    (local $r i32) (local $s01 v128) (local $s23 v128) (local $s45 v128) (local $s67 v128)
+    (local $s0 f64)
+    (local.set $groups (i32.shl (i32.and (local.get $dimension) (i32.const -8)) (i32.const 2)))
     (local.set $rowBytes (i32.shl (local.get $dimension) (i32.const 2)))
     (block $done
       (loop $rowsLoop
         (br_if $done (i32.ge_u (local.get $row) (local.get $count)))
-        (local.set $ab (v128.const f64x2 0 0))
-        (local.set $cd (v128.const f64x2 0 0))
+        (local.set $s01 (v128.const f64x2 0 0))
+        (local.set $s23 (v128.const f64x2 0 0))
+        (local.set $s45 (v128.const f64x2 0 0))
+        (local.set $s67 (v128.const f64x2 0 0))
         (local.set $i (i32.const 0))
         (block $groupsDone
           (loop $groupsLoop
             (br_if $groupsDone (i32.ge_u (local.get $i) (local.get $groups)))
-            (local.set $ab
-              (f64x2.add (local.get $ab)
+            (local.set $q (i32.add (local.get $query) (local.get $i)))
+            (local.set $r (i32.add (local.get $rows) (local.get $i)))
+            (local.set $s01
+              (f64x2.add (local.get $s01)
                 (f64x2.mul
-                  (f64x2.promote_low_f32x4
-                    (v128.load64_zero (i32.add (local.get $query) (i32.shl (local.get $i) (i32.const 2)))))
-                  (f64x2.promote_low_f32x4
-                    (v128.load64_zero (i32.add (local.get $rows) (i32.shl (local.get $i) (i32.const 2))))))))
-            (local.set $cd
-              (f64x2.add (local.get $cd)
+                  (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $q)))
+                  (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $r))))))
+            (local.set $s23
+              (f64x2.add (local.get $s23)
                 (f64x2.mul
-                  (f64x2.promote_low_f32x4
-                    (v128.load64_zero offset=8
-                      (i32.add (local.get $query) (i32.shl (local.get $i) (i32.const 2)))))
-                  (f64x2.promote_low_f32x4
-                    (v128.load64_zero offset=8
-                      (i32.add (local.get $rows) (i32.shl (local.get $i) (i32.const 2))))))))
-            (local.set $i (i32.add (local.get $i) (i32.const 4)))
+                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $q)))
+                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $r))))))
+            (local.set $s45
+              (f64x2.add (local.get $s45)
+                (f64x2.mul
+                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=16 (local.get $q)))
+                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=16 (local.get $r))))))
+            (local.set $s67
+              (f64x2.add (local.get $s67)
+                (f64x2.mul
+                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $q)))
+                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $r))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 32)))
             (br $groupsLoop)))
-        (local.set $a (f64x2.extract_lane 0 (local.get $ab)))
+        (local.set $s0 (f64x2.extract_lane 0 (local.get $s01)))
         (block $tailDone
           (loop $tailLoop
-            (br_if $tailDone (i32.ge_u (local.get $i) (local.get $dimension)))
-            (local.set $a
-              (f64.add (local.get $a)
+            (br_if $tailDone (i32.ge_u (local.get $i) (local.get $rowBytes)))
+            (local.set $s0
+              (f64.add (local.get $s0)
                 (f64.mul
-                  (f64.promote_f32
-                    (f32.load (i32.add (local.get $query) (i32.shl (local.get $i) (i32.const 2)))))
-                  (f64.promote_f32
-                    (f32.load (i32.add (local.get $rows) (i32.shl (local.get $i) (i32.const 2))))))))
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (f64.promote_f32 (f32.load (i32.add (local.get $query) (local.get $i))))
+                  (f64.promote_f32 (f32.load (i32.add (local.get $rows) (local.get $i)))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 4)))
             (br $tailLoop)))
         (f64.store (local.get $out)
           (f64.add
             (f64.add
-              (f64.add (local.get $a) (f64x2.extract_lane 1 (local.get $ab)))
-              (f64x2.extract_lane 0 (local.get $cd)))
-            (f64x2.extract_lane 1 (local.get $cd))))
+              (f64.add (local.get $s0) (f64x2.extract_lane 1 (local.get $s01)))
+              (f64.add (f64x2.extract_lane 0 (local.get $s23)) (f64x2.extract_lane 1 (local.get $s23))))
+            (f64.add
+              (f64.add (f64x2.extract_lane 0 (local.get $s45)) (f64x2.extract_lane 1 (local.get $s45)))
+              (f64.add (f64x2.extract_lane 0 (local.get $s67)) (f64x2.extract_lane 1 (local.get $s67))))))
         (local.set $rows (i32.add (local.get $rows) (local.get $rowBytes)))
         (local.set $out (i32.add (local.get $out) (i32.const 8)))
         (local.set $row (i32.add (local.get $row) (i32.const 1)))

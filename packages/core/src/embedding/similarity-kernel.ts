@@ -34,6 +34,13 @@ export interface KernelMemory {
     upper: number,
     lower: number,
   ): void;
+  /** The `wanted`-th largest of `count` f64 at `values` (1 ≤ wanted ≤ count); `heap` holds `wanted` f64. */
+  select(values: number, count: number, wanted: number, heap: number): number;
+  /**
+   * Writes to `out` the indexes (i32) of the `count` f64 at `values` that are ≥ `minimum`,
+   * < `ceiling` and not −∞; returns how many.
+   */
+  collect(values: number, count: number, minimum: number, ceiling: number, out: number): number;
   /**
    * WebAssembly only: for each of `count` rows of `dimension` f32 at `rows`, the f64 dot product
    * with the `dimension` f32 at `query`, summed like the JavaScript `dot`, written to `out`.
@@ -48,10 +55,9 @@ interface WebAssemblyApi {
   Instance: new (module: object, imports: object) => { readonly exports: unknown };
 }
 
-interface KernelExports {
-  scan: KernelMemory['scan'];
+type KernelExports = Pick<KernelMemory, 'scan' | 'select' | 'collect'> & {
   exact: NonNullable<KernelMemory['exact']>;
-}
+};
 
 const WASM_PAGE_BYTES = 65_536;
 /** A 32-bit WebAssembly memory holds at most 65,536 pages (4 GiB). */
@@ -97,6 +103,8 @@ export function createKernelMemory(
         kind: 'wasm',
         buffer: memory.buffer,
         scan: exports.scan,
+        select: exports.select,
+        collect: exports.collect,
         exact: exports.exact,
       };
     } catch {
@@ -112,6 +120,7 @@ function createJsMemory(bytes: number): KernelMemory {
   const codes8 = new Int8Array(buffer);
   const lanes16 = new Int16Array(buffer);
   const floats64 = new Float64Array(buffer);
+  const indexes32 = new Int32Array(buffer);
   return {
     kind: 'js',
     buffer,
@@ -132,6 +141,53 @@ function createJsMemory(bytes: number): KernelMemory {
         floats64[(upper >> 3) + row] = estimate + bound + floats64[at + 3]!;
         floats64[(lower >> 3) + row] = estimate - bound + floats64[at + 3]!;
       }
+    },
+    select(values, count, wanted, heap) {
+      const first = values >> 3;
+      const top = heap >> 3;
+      let size = 0;
+      for (let index = 0; index < count; index++) {
+        const value = floats64[first + index]!;
+        if (size < wanted) {
+          let at = size++;
+          while (at > 0) {
+            const parent = (at - 1) >> 1;
+            const other = floats64[top + parent]!;
+            if (other <= value) break;
+            floats64[top + at] = other;
+            at = parent;
+          }
+          floats64[top + at] = value;
+        } else if (value > floats64[top]!) {
+          let at = 0;
+          for (;;) {
+            let child = at * 2 + 1;
+            if (child >= size) break;
+            let other = floats64[top + child]!;
+            if (child + 1 < size && floats64[top + child + 1]! < other) {
+              child++;
+              other = floats64[top + child]!;
+            }
+            if (other >= value) break;
+            floats64[top + at] = other;
+            at = child;
+          }
+          floats64[top + at] = value;
+        }
+      }
+      return floats64[top]!;
+    },
+    collect(values, count, minimum, ceiling, out) {
+      const first = values >> 3;
+      const into = out >> 2;
+      let found = 0;
+      for (let index = 0; index < count; index++) {
+        const value = floats64[first + index]!;
+        if (value >= minimum && value < ceiling && value !== Number.NEGATIVE_INFINITY) {
+          indexes32[into + found++] = index;
+        }
+      }
+      return found;
     },
   };
 }

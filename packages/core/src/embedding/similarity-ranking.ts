@@ -73,59 +73,34 @@ export class SimilarityScan {
   }
 
   /**
-   * The rows whose upper bound reaches `floor` (the `wanted`-th largest lower bound over every row
-   * with a vector, −∞ when there are fewer) and `minSimilarity`, and lies below `ceiling`. One
-   * pass: the running `wanted`-th lower bound only rises, so a row below it is below `floor`.
+   * The rows whose upper bound reaches `floor` and `minSimilarity`, and lies below `ceiling`.
+   * `floor` is the largest of the matrices' own `wanted`-th lower bounds (−∞ when each has fewer
+   * rows): at least `wanted` rows have an exact score at or above it.
    */
   #candidates(
     wanted: number,
     ceiling: number,
     minSimilarity: number,
   ): { floor: number; candidates: Candidates } {
-    let rows = 0;
-    for (const matrix of this.#matrices) if (matrix) rows += matrix.present;
-    const selecting = wanted <= rows;
-    // A min-heap of the `wanted` largest lower bounds seen (rows without a vector bring −∞, which
-    // the at least `wanted` real bounds push out).
-    const heap = new Float64Array(selecting ? wanted : 0);
-    let size = 0;
     let floor = Number.NEGATIVE_INFINITY;
+    for (const matrix of this.#matrices) {
+      if (matrix) floor = Math.max(floor, matrix.lowerBoundOfRank(wanted));
+    }
+    const minimum = Math.max(floor, minSimilarity);
     const owners: number[] = [];
-    const found: number[] = [];
+    const rows: number[] = [];
     const uppers: number[] = [];
     for (const [position, matrix] of this.#matrices.entries()) {
       if (!matrix) continue;
-      const { lower, upper } = matrix;
-      for (let row = 0; row < upper.length; row++) {
-        if (selecting) {
-          const bound = lower[row]!;
-          if (size < wanted) {
-            heapPush(heap, size++, bound);
-            if (size === wanted) floor = heap[0]!;
-          } else if (bound > floor) {
-            heapReplaceRoot(heap, size, bound);
-            floor = heap[0]!;
-          }
-        }
-        const bound = upper[row]!;
-        if (bound >= floor && bound >= minSimilarity && bound < ceiling) {
-          if (bound === Number.NEGATIVE_INFINITY) continue;
-          owners.push(position);
-          found.push(row);
-          uppers.push(bound);
-        }
+      const found = matrix.rowsWithUpperBound(minimum, ceiling);
+      const upper = matrix.upper;
+      for (let i = 0; i < found.length; i++) {
+        owners.push(position);
+        rows.push(found[i]!);
+        uppers.push(upper[found[i]!]!);
       }
     }
-    // Drop what the floor rose past after it was collected.
-    let kept = 0;
-    for (let i = 0; i < uppers.length; i++) {
-      if (uppers[i]! < floor) continue;
-      owners[kept] = owners[i]!;
-      found[kept] = found[i]!;
-      uppers[kept++] = uppers[i]!;
-    }
-    owners.length = found.length = uppers.length = kept;
-    return { floor, candidates: { owners, rows: found, uppers } };
+    return { floor, candidates: { owners, rows, uppers } };
   }
 
   /**
@@ -172,29 +147,4 @@ interface Candidates {
   owners: number[];
   rows: number[];
   uppers: number[];
-}
-
-function heapPush(heap: Float64Array, size: number, value: number): void {
-  let index = size;
-  while (index > 0) {
-    const parent = (index - 1) >> 1;
-    if (heap[parent]! <= value) break;
-    heap[index] = heap[parent]!;
-    index = parent;
-  }
-  heap[index] = value;
-}
-
-function heapReplaceRoot(heap: Float64Array, size: number, value: number): void {
-  let index = 0;
-  for (;;) {
-    const left = index * 2 + 1;
-    if (left >= size) break;
-    const right = left + 1;
-    const child = right < size && heap[right]! < heap[left]! ? right : left;
-    if (heap[child]! >= value) break;
-    heap[index] = heap[child]!;
-    index = child;
-  }
-  heap[index] = value;
 }

@@ -37,8 +37,8 @@ const INFO_FIELDS = 4;
  * the k-th exact score are never re-ranked, so the ranking equals a full exact scan.
  *
  * Memory per tool: the dimension rounded up to 32, in bytes of codes; 32 for the row's scale, norms
- * and base; 16 for the scan's bounds; two references (id, vector). The float vectors are the
- * cache's, not copied.
+ * and base; 16 for the scan's bounds; 12 for selecting candidates; two references (id, vector).
+ * The float vectors are the cache's, not copied.
  */
 export class VectorMatrix {
   readonly ids: readonly string[];
@@ -66,9 +66,14 @@ export class VectorMatrix {
   readonly #infoAt: number;
   readonly #upperAt: number;
   readonly #lowerAt: number;
+  readonly #heapAt: number;
+  readonly #foundAt: number;
+  readonly #found: Int32Array;
   readonly #codesAt: number;
   #version = -1;
   #scans = 0;
+  /** The query whose floats the memory holds for `exact`. */
+  #exactQuery: Float32Array | undefined;
 
   constructor(options: {
     ids: readonly string[];
@@ -87,14 +92,17 @@ export class VectorMatrix {
     const stride = Math.ceil(dimension / ROW_ALIGN) * ROW_ALIGN;
     this.#stride = stride;
     // Layout: query lanes (i16), query floats, candidate rows and their exact scores (for the
-    // WebAssembly re-ranking), per-row info, upper and lower bounds (f64), then the codes.
+    // WebAssembly re-ranking), per-row info, upper and lower bounds (f64), a heap for selecting
+    // (f64) and selected rows (i32), then the codes.
     this.#floatsAt = align(stride * 2);
     this.#rowsAt = align(this.#floatsAt + dimension * 4);
     this.#exactAt = align(this.#rowsAt + EXACT_BATCH * dimension * 4);
     this.#infoAt = align(this.#exactAt + EXACT_BATCH * 8);
     this.#upperAt = align(this.#infoAt + count * INFO_FIELDS * 8);
     this.#lowerAt = align(this.#upperAt + count * 8);
-    this.#codesAt = align(this.#lowerAt + count * 8);
+    this.#heapAt = align(this.#lowerAt + count * 8);
+    this.#foundAt = align(this.#heapAt + count * 8);
+    this.#codesAt = align(this.#foundAt + count * 4);
     this.#memory = createKernelMemory(this.#codesAt + count * stride, options.kernel);
     const buffer = this.#memory.buffer;
     this.#codes = new Int8Array(buffer, this.#codesAt, count * stride);
@@ -104,6 +112,7 @@ export class VectorMatrix {
     this.#info = new Float64Array(buffer, this.#infoAt, count * INFO_FIELDS);
     this.upper = new Float64Array(buffer, this.#upperAt, count);
     this.lower = new Float64Array(buffer, this.#lowerAt, count);
+    this.#found = new Int32Array(buffer, this.#foundAt, count);
     for (let row = 0; row < count; row++) {
       this.#info[row * INFO_FIELDS + 3] = Number.NEGATIVE_INFINITY;
     }
@@ -192,6 +201,30 @@ export class VectorMatrix {
   }
 
   /**
+   * The `wanted`-th largest lower bound of the latest scan; −∞ when fewer rows have a vector.
+   * @param wanted - at least 1
+   */
+  lowerBoundOfRank(wanted: number): number {
+    if (wanted > this.present) return Number.NEGATIVE_INFINITY;
+    return this.#memory.select(this.#lowerAt, this.ids.length, wanted, this.#heapAt);
+  }
+
+  /**
+   * The rows whose upper bound in the latest scan is ≥ `minimum` and < `ceiling` (rows without a
+   * vector never), in row order. The view is overwritten by the next call.
+   */
+  rowsWithUpperBound(minimum: number, ceiling: number): Int32Array {
+    const found = this.#memory.collect(
+      this.#upperAt,
+      this.ids.length,
+      minimum,
+      ceiling,
+      this.#foundAt,
+    );
+    return this.#found.subarray(0, found);
+  }
+
+  /**
    * Exact similarities (the double-precision `dot`) of the query with some rows that have vectors.
    * @param rows - at most {@link EXACT_BATCH} rows
    * @param out - receives one score per row, in order
@@ -205,8 +238,11 @@ export class VectorMatrix {
     }
     const dimension = this.dimension;
     const floats = this.#floats;
-    // Written on every call: another search may have used this memory since (searches interleave).
-    floats.set(query.subarray(0, dimension), this.#floatsAt >> 2);
+    // Another search may have written its query here since (searches interleave).
+    if (this.#exactQuery !== query) {
+      floats.set(query.subarray(0, dimension), this.#floatsAt >> 2);
+      this.#exactQuery = query;
+    }
     for (let i = 0; i < rows.length; i++) {
       floats.set(this.#vectors[rows[i]!]!, (this.#rowsAt >> 2) + i * dimension);
     }
@@ -242,23 +278,32 @@ export class VectorMatrix {
 }
 
 /**
- * The dot product in double precision with four running sums (a plain loop leaves most of V8's
- * speed unused). The WebAssembly `exact` sums in exactly this order, so both give the same bits.
+ * The dot product in double precision, with eight running sums (lane i mod 8; the last
+ * `length % 8` products go to the first) added pairwise at the end: more sums keep more additions
+ * in flight. The WebAssembly `exact` sums in exactly this order, so both give the same bits.
  */
 export function dot(left: Float32Array, right: Float32Array, length: number): number {
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let d = 0;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let s4 = 0;
+  let s5 = 0;
+  let s6 = 0;
+  let s7 = 0;
   let i = 0;
-  for (const end = length - 3; i < end; i += 4) {
-    a += left[i]! * right[i]!;
-    b += left[i + 1]! * right[i + 1]!;
-    c += left[i + 2]! * right[i + 2]!;
-    d += left[i + 3]! * right[i + 3]!;
+  for (const end = length - 7; i < end; i += 8) {
+    s0 += left[i]! * right[i]!;
+    s1 += left[i + 1]! * right[i + 1]!;
+    s2 += left[i + 2]! * right[i + 2]!;
+    s3 += left[i + 3]! * right[i + 3]!;
+    s4 += left[i + 4]! * right[i + 4]!;
+    s5 += left[i + 5]! * right[i + 5]!;
+    s6 += left[i + 6]! * right[i + 6]!;
+    s7 += left[i + 7]! * right[i + 7]!;
   }
-  for (; i < length; i++) a += left[i]! * right[i]!;
-  return a + b + c + d;
+  for (; i < length; i++) s0 += left[i]! * right[i]!;
+  return s0 + s1 + (s2 + s3) + (s4 + s5 + (s6 + s7));
 }
 
 function clamp(code: number, limit: number): number {
