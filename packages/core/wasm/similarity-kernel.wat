@@ -1,71 +1,83 @@
 ;; The similarity kernel of tool-search-core's semantic search (WebAssembly with 128-bit SIMD).
 ;;
-;; `scan` is the first pass over every tool: the dot products of a query quantized to 16-bit
+;; `scan` is the first pass over every tool: the dot products of a query quantized to 8-bit
 ;; integers with tool vectors quantized to 8-bit integers (exact, in integer arithmetic), each
 ;; turned into an estimate of the cosine with lower and upper bounds (see vector-matrix.ts).
-;; `exact` re-ranks the few candidates the bounds leave: the same double-precision sum, in the same
-;; order, as the JavaScript `dot` in vector-matrix.ts, so both give bit-identical scores.
+;; `refine` recomputes the bounds of the few rows that may rank, with the query in 16 bits.
+;; `select` and `collect` pick those rows; `exact` re-ranks them: the same double-precision sum,
+;; in the same order, as the JavaScript `dot` in vector-matrix.ts, so both give the same bits.
+;;
+;; Codes come in pairs: the even one stored plus 128 (0..255), the odd one as a signed byte. Read
+;; as a 16-bit lane, a pair is L = (even + 128) + 256 · odd, and with a query pair (x, y):
+;;   L · x + (L >> 8) · (y − 256 · x) = even · x + odd · y + 128 · x
+;; two i32x4.dot_i16x8_s per 16 codes and one shift, where widening bytes to 16 bits costs three
+;; more instructions; the 128 · Σ x is the same for every row, and the caller subtracts it. It
+;; needs |x|, |y| <= 127 (an 8-bit query): `refine` then widens the pairs for a 16-bit query.
 ;;
 ;; Build: `pnpm --filter tool-search-core build:wasm` turns this file into the base64 constant in
 ;; src/embedding/similarity-kernel-wasm.ts; a test checks that the constant matches this source.
 (module
   (import "env" "memory" (memory 1))
 
-  ;; For each of `count` rows, with dot = Σ query[i] · codes[row · stride + i] over i < stride
-  ;; and the row's info (f64 scale, error, norm, base):
+  ;; For each of `count` rows, with dot = the row's codes times the 8-bit query (pairs as above,
+  ;; minus `offset` = 128 · Σ x) and the row's info (f64 scale, error, norm, base):
   ;;   estimate = dot · (step · scale)
   ;;   bound    = queryNorm · error + queryError · norm + slack
   ;;   upper[row] = (estimate + bound) + base,  lower[row] = (estimate − bound) + base
   ;; (base is 0, or −∞ for a row without a vector). The JavaScript kernel computes the same.
-  ;; query: `stride` i16 lanes; codes: `count` rows of `stride` i8 lanes; info: 32 bytes a row;
-  ;; upper, lower: `count` f64 each. `stride` is a multiple of 32 (rows are zero-padded). The
-  ;; caller keeps |query| small enough that no sum leaves the i32 range; i32x4.dot_i16x8_s cannot
-  ;; overflow with |codes| <= 127.
+  ;; query: per 16 codes, eight i16 x then eight i16 (y − 256 · x); codes: `count` rows of
+  ;; `stride` bytes (a multiple of 32, zero-padded); info: 32 bytes a row; upper, lower: f64.
+  ;; Sums wrap in i32, but the true dot fits (|codes|, |query| <= 127), so the result is exact.
   (func (export "scan")
     (param $query i32) (param $codes i32) (param $count i32) (param $stride i32) (param $info i32)
     (param $step f64) (param $queryNorm f64) (param $queryError f64) (param $slack f64)
-    (param $upper i32) (param $lower i32)
+    (param $offset i32) (param $upper i32) (param $lower i32)
     (local $end i32) (local $at i32) (local $lane i32) (local $row v128)
-    (local $low v128) (local $high v128) (local $estimate f64) (local $bound f64)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local $estimate f64) (local $bound f64)
     (local.set $end (i32.add (local.get $codes) (i32.mul (local.get $count) (local.get $stride))))
     (block $done
       (loop $rows
         (br_if $done (i32.ge_u (local.get $codes) (local.get $end)))
-        (local.set $low (v128.const i32x4 0 0 0 0))
-        (local.set $high (v128.const i32x4 0 0 0 0))
+        (local.set $s0 (v128.const i32x4 0 0 0 0))
+        (local.set $s1 (v128.const i32x4 0 0 0 0))
+        (local.set $s2 (v128.const i32x4 0 0 0 0))
+        (local.set $s3 (v128.const i32x4 0 0 0 0))
         (local.set $lane (local.get $query))
         (local.set $at (local.get $codes))
         (local.set $codes (i32.add (local.get $codes) (local.get $stride)))
-        ;; 32 codes per turn: two loads of 16, each widened to two halves of eight i16.
+        ;; 32 codes per turn, four independent sums.
         (loop $lanes
           (local.set $row (v128.load (local.get $at)))
-          (local.set $low
-            (i32x4.add (local.get $low)
+          (local.set $s0
+            (i32x4.add (local.get $s0)
+              (i32x4.dot_i16x8_s (local.get $row) (v128.load (local.get $lane)))))
+          (local.set $s1
+            (i32x4.add (local.get $s1)
               (i32x4.dot_i16x8_s
-                (i16x8.extend_low_i8x16_s (local.get $row)) (v128.load (local.get $lane)))))
-          (local.set $high
-            (i32x4.add (local.get $high)
-              (i32x4.dot_i16x8_s
-                (i16x8.extend_high_i8x16_s (local.get $row)) (v128.load offset=16 (local.get $lane)))))
+                (i16x8.shr_s (local.get $row) (i32.const 8)) (v128.load offset=16 (local.get $lane)))))
           (local.set $row (v128.load offset=16 (local.get $at)))
-          (local.set $low
-            (i32x4.add (local.get $low)
+          (local.set $s2
+            (i32x4.add (local.get $s2)
+              (i32x4.dot_i16x8_s (local.get $row) (v128.load offset=32 (local.get $lane)))))
+          (local.set $s3
+            (i32x4.add (local.get $s3)
               (i32x4.dot_i16x8_s
-                (i16x8.extend_low_i8x16_s (local.get $row)) (v128.load offset=32 (local.get $lane)))))
-          (local.set $high
-            (i32x4.add (local.get $high)
-              (i32x4.dot_i16x8_s
-                (i16x8.extend_high_i8x16_s (local.get $row)) (v128.load offset=48 (local.get $lane)))))
+                (i16x8.shr_s (local.get $row) (i32.const 8)) (v128.load offset=48 (local.get $lane)))))
           (local.set $lane (i32.add (local.get $lane) (i32.const 64)))
           (local.set $at (i32.add (local.get $at) (i32.const 32)))
           (br_if $lanes (i32.lt_u (local.get $at) (local.get $codes))))
-        (local.set $low (i32x4.add (local.get $low) (local.get $high)))
+        ;; The same steps as $bounds, written out: a call per row costs as much as a short row.
+        (local.set $s0 (i32x4.add (i32x4.add (local.get $s0) (local.get $s1))
+          (i32x4.add (local.get $s2) (local.get $s3))))
         (local.set $estimate
           (f64.mul
             (f64.convert_i32_s
-              (i32.add
-                (i32.add (i32x4.extract_lane 0 (local.get $low)) (i32x4.extract_lane 1 (local.get $low)))
-                (i32.add (i32x4.extract_lane 2 (local.get $low)) (i32x4.extract_lane 3 (local.get $low)))))
+              (i32.sub
+                (i32.add
+                  (i32.add (i32x4.extract_lane 0 (local.get $s0)) (i32x4.extract_lane 1 (local.get $s0)))
+                  (i32.add (i32x4.extract_lane 2 (local.get $s0)) (i32x4.extract_lane 3 (local.get $s0))))
+                (local.get $offset)))
             (f64.mul (local.get $step) (f64.load (local.get $info)))))
         (local.set $bound
           (f64.add
@@ -81,6 +93,83 @@
         (local.set $upper (i32.add (local.get $upper) (i32.const 8)))
         (local.set $lower (i32.add (local.get $lower) (i32.const 8)))
         (br $rows))))
+
+  ;; For each of the `count` rows listed (i32) at `rows`: the bounds again, from the 16-bit query
+  ;; (per 16 codes, eight i16 for the even codes, then eight for the odd ones) and
+  ;; `offset` = 128 · Σ even lanes, kept where tighter than the scan's. Sums wrap in i32; the
+  ;; caller keeps |query| small enough that the true dot fits, so the result is exact.
+  (func (export "refine")
+    (param $query i32) (param $codes i32) (param $stride i32) (param $rows i32) (param $count i32)
+    (param $info i32) (param $step f64) (param $queryNorm f64) (param $queryError f64)
+    (param $slack f64) (param $offset i32) (param $upper i32) (param $lower i32)
+    (local $end i32) (local $index i32) (local $at i32) (local $stop i32) (local $lane i32)
+    (local $pair v128) (local $s0 v128) (local $s1 v128)
+    (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $count) (i32.const 2))))
+    (block $done
+      (loop $listed
+        (br_if $done (i32.ge_u (local.get $rows) (local.get $end)))
+        (local.set $index (i32.load (local.get $rows)))
+        (local.set $rows (i32.add (local.get $rows) (i32.const 4)))
+        (local.set $at (i32.add (local.get $codes) (i32.mul (local.get $index) (local.get $stride))))
+        (local.set $stop (i32.add (local.get $at) (local.get $stride)))
+        (local.set $lane (local.get $query))
+        (local.set $s0 (v128.const i32x4 0 0 0 0))
+        (local.set $s1 (v128.const i32x4 0 0 0 0))
+        (loop $lanes
+          (local.set $pair (v128.load (local.get $at)))
+          (local.set $s0
+            (i32x4.add (local.get $s0)
+              (i32x4.dot_i16x8_s
+                (i16x8.shr_u (i16x8.shl (local.get $pair) (i32.const 8)) (i32.const 8))
+                (v128.load (local.get $lane)))))
+          (local.set $s1
+            (i32x4.add (local.get $s1)
+              (i32x4.dot_i16x8_s
+                (i16x8.shr_s (local.get $pair) (i32.const 8)) (v128.load offset=16 (local.get $lane)))))
+          (local.set $lane (i32.add (local.get $lane) (i32.const 32)))
+          (local.set $at (i32.add (local.get $at) (i32.const 16)))
+          (br_if $lanes (i32.lt_u (local.get $at) (local.get $stop))))
+        (call $bounds
+          (i32.sub (call $total (i32x4.add (local.get $s0) (local.get $s1))) (local.get $offset))
+          (i32.add (local.get $info) (i32.shl (local.get $index) (i32.const 5)))
+          (local.get $step) (local.get $queryNorm) (local.get $queryError) (local.get $slack)
+          (i32.add (local.get $upper) (i32.shl (local.get $index) (i32.const 3)))
+          (i32.add (local.get $lower) (i32.shl (local.get $index) (i32.const 3)))
+          (i32.const 1))
+        (br $listed))))
+
+  ;; The sum of the four lanes.
+  (func $total (param $sums v128) (result i32)
+    (i32.add
+      (i32.add (i32x4.extract_lane 0 (local.get $sums)) (i32x4.extract_lane 1 (local.get $sums)))
+      (i32.add (i32x4.extract_lane 2 (local.get $sums)) (i32x4.extract_lane 3 (local.get $sums)))))
+
+  ;; Writes a row's bounds from its dot product (see `scan`); with `tighten`, keeps the tighter of
+  ;; the new and the stored ones.
+  (func $bounds
+    (param $dot i32) (param $info i32) (param $step f64) (param $queryNorm f64)
+    (param $queryError f64) (param $slack f64) (param $upper i32) (param $lower i32)
+    (param $tighten i32)
+    (local $estimate f64) (local $bound f64) (local $high f64) (local $low f64)
+    (local.set $estimate
+      (f64.mul (f64.convert_i32_s (local.get $dot))
+        (f64.mul (local.get $step) (f64.load (local.get $info)))))
+    (local.set $bound
+      (f64.add
+        (f64.add
+          (f64.mul (local.get $queryNorm) (f64.load offset=8 (local.get $info)))
+          (f64.mul (local.get $queryError) (f64.load offset=16 (local.get $info))))
+        (local.get $slack)))
+    (local.set $high
+      (f64.add (f64.add (local.get $estimate) (local.get $bound)) (f64.load offset=24 (local.get $info))))
+    (local.set $low
+      (f64.add (f64.sub (local.get $estimate) (local.get $bound)) (f64.load offset=24 (local.get $info))))
+    (if (local.get $tighten)
+      (then
+        (local.set $high (f64.min (local.get $high) (f64.load (local.get $upper))))
+        (local.set $low (f64.max (local.get $low) (f64.load (local.get $lower))))))
+    (f64.store (local.get $upper) (local.get $high))
+    (f64.store (local.get $lower) (local.get $low)))
 
   ;; The `wanted`-th largest of `count` f64 values (1 <= wanted <= count), with a min-heap of the
   ;; `wanted` largest seen at `heap` (wanted f64).
@@ -167,22 +256,27 @@
         (br $values)))
     (local.get $found))
 
-  ;; For each of `count` rows: out[row] = Σ query[i] · rows[row · dimension + i] in f64, summed
-  ;; like the JavaScript `dot`: eight running sums s0..s7 take the products of lanes 0..7 of each
-  ;; group of eight; the last `dimension % 8` products go to s0, in order; then
-  ;; ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)). WebAssembly never fuses a multiply and an
-  ;; add, so every rounding matches. Eight sums rather than one keep four additions in flight.
-  ;; query: `dimension` f32; rows: `count` rows of `dimension` f32; out: `count` f64.
+  ;; For each of the `count` rows listed (i32) at `rows`: out (f64) = Σ query[i] · row[i], the
+  ;; row's `dimension` f32 at floats + row · dimension · 4, summed in f64 like the JavaScript
+  ;; `dot`: eight running sums s0..s7 take the products of lanes 0..7 of each group of eight; the
+  ;; last `dimension % 8` products go to s0, in order; then ((s0 + s1) + (s2 + s3)) +
+  ;; ((s4 + s5) + (s6 + s7)). WebAssembly never fuses a multiply and an add, so every rounding
+  ;; matches. Eight sums rather than one keep four additions in flight.
   (func (export "exact")
-    (param $query i32) (param $rows i32) (param $count i32) (param $dimension i32) (param $out i32)
-    (local $row i32) (local $i i32) (local $groups i32) (local $rowBytes i32) (local $q i32)
-    (local $r i32) (local $s01 v128) (local $s23 v128) (local $s45 v128) (local $s67 v128)
-    (local $s0 f64)
+    (param $query i32) (param $floats i32) (param $dimension i32) (param $rows i32)
+    (param $count i32) (param $out i32)
+    (local $end i32) (local $row i32) (local $i i32) (local $groups i32) (local $rowBytes i32)
+    (local $q i32) (local $r i32) (local $s01 v128) (local $s23 v128) (local $s45 v128)
+    (local $s67 v128) (local $s0 f64)
     (local.set $groups (i32.shl (i32.and (local.get $dimension) (i32.const -8)) (i32.const 2)))
     (local.set $rowBytes (i32.shl (local.get $dimension) (i32.const 2)))
+    (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $count) (i32.const 2))))
     (block $done
       (loop $rowsLoop
-        (br_if $done (i32.ge_u (local.get $row) (local.get $count)))
+        (br_if $done (i32.ge_u (local.get $rows) (local.get $end)))
+        (local.set $row
+          (i32.add (local.get $floats) (i32.mul (i32.load (local.get $rows)) (local.get $rowBytes))))
+        (local.set $rows (i32.add (local.get $rows) (i32.const 4)))
         (local.set $s01 (v128.const f64x2 0 0))
         (local.set $s23 (v128.const f64x2 0 0))
         (local.set $s45 (v128.const f64x2 0 0))
@@ -192,7 +286,7 @@
           (loop $groupsLoop
             (br_if $groupsDone (i32.ge_u (local.get $i) (local.get $groups)))
             (local.set $q (i32.add (local.get $query) (local.get $i)))
-            (local.set $r (i32.add (local.get $rows) (local.get $i)))
+            (local.set $r (i32.add (local.get $row) (local.get $i)))
             (local.set $s01
               (f64x2.add (local.get $s01)
                 (f64x2.mul
@@ -223,7 +317,7 @@
               (f64.add (local.get $s0)
                 (f64.mul
                   (f64.promote_f32 (f32.load (i32.add (local.get $query) (local.get $i))))
-                  (f64.promote_f32 (f32.load (i32.add (local.get $rows) (local.get $i)))))))
+                  (f64.promote_f32 (f32.load (i32.add (local.get $row) (local.get $i)))))))
             (local.set $i (i32.add (local.get $i) (i32.const 4)))
             (br $tailLoop)))
         (f64.store (local.get $out)
@@ -234,8 +328,6 @@
             (f64.add
               (f64.add (f64x2.extract_lane 0 (local.get $s45)) (f64x2.extract_lane 1 (local.get $s45)))
               (f64.add (f64x2.extract_lane 0 (local.get $s67)) (f64x2.extract_lane 1 (local.get $s67))))))
-        (local.set $rows (i32.add (local.get $rows) (local.get $rowBytes)))
         (local.set $out (i32.add (local.get $out) (i32.const 8)))
-        (local.set $row (i32.add (local.get $row) (i32.const 1)))
         (br $rowsLoop))))
 )

@@ -46,7 +46,7 @@ function randomMatrix(
     generation: cache.generation,
     kernel,
   });
-  matrix.fill(cache);
+  matrix.fill(cache, false);
   const vectors = hashes.map((hash) => cache.get(hash)!);
   return { matrix, vectors, next };
 }
@@ -147,13 +147,40 @@ describe('the similarity kernel', () => {
     }
   });
 
-  it('holds a matrix in memory of a fixed size: about the dimension plus 60 bytes per tool', () => {
+  it('holds a matrix in memory of a fixed size: about five bytes per dimension plus 60 per tool', () => {
     const { matrix } = randomMatrix(2_000, 384, 'js', 3);
-    // Per tool: 384 bytes of codes, 32 of row info, 16 of bounds, 12 for selecting candidates;
-    // once: the query (as lanes and floats) and one batch of rows to re-rank.
-    const perTool = 384 + 32 + 16 + 12;
-    const fixed = 384 * 2 + 384 * 4 + EXACT_BATCH * (384 * 4 + 8) + 8 * 64;
+    // Per tool: the vector (4 bytes a dimension), 384 bytes of codes, 32 of row info, 16 of
+    // bounds, 12 for selecting candidates; once: the query (two sets of lanes, and floats) and
+    // one batch of rows to re-rank.
+    const perTool = 384 * 4 + 384 + 32 + 16 + 12;
+    const fixed = 384 * 2 * 2 + 384 * 4 + EXACT_BATCH * (4 + 8) + 11 * 64;
     expect(matrix.byteLength).toBeLessThanOrEqual(2_000 * perTool + fixed);
     expect(matrix.byteLength).toBeGreaterThanOrEqual(2_000 * perTool);
+  });
+
+  it('lets the cache share the matrix’s copy of each vector, unchanged', () => {
+    const cache = new VectorCache({ model: 'm' });
+    const hashes = [0, 1, 2].map((row) => contentHash(`text ${row}`));
+    hashes.forEach((hash, row) => {
+      cache.set(hash, [row + 1, -row, 0.5]);
+    });
+    const before = cache.serialize();
+    const version = cache.version;
+    const originals = hashes.map((hash) => cache.get(hash)!);
+    const matrix = new VectorMatrix({
+      ids: ['a', 'b', 'c'],
+      hashes,
+      dimension: 3,
+      generation: cache.generation,
+      kernel: 'auto',
+    });
+    matrix.fill(cache, true);
+    for (const [row, hash] of hashes.entries()) {
+      const shared = cache.get(hash)!;
+      expect(shared).not.toBe(originals[row]);
+      expect([...shared]).toEqual([...originals[row]!]);
+    }
+    expect(cache.version).toBe(version);
+    expect(cache.serialize()).toEqual(before);
   });
 });

@@ -15,11 +15,12 @@ export interface KernelMemory {
   readonly kind: 'wasm' | 'js';
   readonly buffer: ArrayBuffer;
   /**
-   * The first pass: for each of `count` rows of `stride` i8 codes at `codes`, the i32 dot product
-   * with the `stride` i16 lanes at `query`, turned into f64 upper and lower bounds of the cosine
-   * with the row's info at `info` (f64 scale, error, norm and base, 32 bytes a row):
-   * `estimate = dot · (step · scale)`, `bound = queryNorm · error + queryError · norm + slack`,
-   * `upper = (estimate + bound) + base`, `lower = (estimate − bound) + base`.
+   * The first pass: for each of `count` rows of `stride` code bytes at `codes` (pairs: the even
+   * code plus 128, then the odd code, signed), the dot product with the 8-bit query at `query`
+   * (per 16 codes: eight i16 `x`, then eight i16 `y − 256·x`) minus `offset`, turned into f64
+   * bounds of the cosine with the row's info at `info` (f64 scale, error, norm, base; 32 bytes a
+   * row): `estimate = dot · (step · scale)`, `bound = queryNorm · error + queryError · norm +
+   * slack`, `upper = (estimate + bound) + base`, `lower = (estimate − bound) + base`.
    */
   scan(
     query: number,
@@ -31,6 +32,27 @@ export interface KernelMemory {
     queryNorm: number,
     queryError: number,
     slack: number,
+    offset: number,
+    upper: number,
+    lower: number,
+  ): void;
+  /**
+   * The bounds again for the `count` rows listed (i32) at `rows`, from the 16-bit query at
+   * `query` (per 16 codes: eight i16 for the even codes, then eight for the odd ones) minus
+   * `offset`, each kept where tighter than the stored one.
+   */
+  refine(
+    query: number,
+    codes: number,
+    stride: number,
+    rows: number,
+    count: number,
+    info: number,
+    step: number,
+    queryNorm: number,
+    queryError: number,
+    slack: number,
+    offset: number,
     upper: number,
     lower: number,
   ): void;
@@ -42,10 +64,18 @@ export interface KernelMemory {
    */
   collect(values: number, count: number, minimum: number, ceiling: number, out: number): number;
   /**
-   * WebAssembly only: for each of `count` rows of `dimension` f32 at `rows`, the f64 dot product
-   * with the `dimension` f32 at `query`, summed like the JavaScript `dot`, written to `out`.
+   * WebAssembly only: for each of the `count` rows listed (i32) at `rows`, the f64 dot product of
+   * the row's `dimension` f32 (at `floats + row · dimension · 4`) with the `dimension` f32 at
+   * `query`, summed like the JavaScript `dot`, written to `out`.
    */
-  exact?(query: number, rows: number, count: number, dimension: number, out: number): void;
+  exact?(
+    query: number,
+    floats: number,
+    dimension: number,
+    rows: number,
+    count: number,
+    out: number,
+  ): void;
 }
 
 /** The part of the WebAssembly API the kernel uses (the core's types include no DOM library). */
@@ -55,11 +85,12 @@ interface WebAssemblyApi {
   Instance: new (module: object, imports: object) => { readonly exports: unknown };
 }
 
-type KernelExports = Pick<KernelMemory, 'scan' | 'select' | 'collect'> & {
+type KernelExports = Pick<KernelMemory, 'scan' | 'refine' | 'select' | 'collect'> & {
   exact: NonNullable<KernelMemory['exact']>;
 };
 
 const WASM_PAGE_BYTES = 65_536;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** A 32-bit WebAssembly memory holds at most 65,536 pages (4 GiB). */
 const MAX_WASM_PAGES = 65_536;
 
@@ -91,7 +122,8 @@ export function createKernelMemory(
   bytes: number,
   preference: SimilarityKernelPreference,
 ): KernelMemory {
-  const module = preference === 'js' ? null : kernelModule();
+  // WebAssembly memory is little-endian; the typed arrays that fill it use the host's order.
+  const module = preference === 'js' || !LITTLE_ENDIAN ? null : kernelModule();
   const pages = Math.max(1, Math.ceil(bytes / WASM_PAGE_BYTES));
   const api = webAssembly();
   if (module && api && pages <= MAX_WASM_PAGES) {
@@ -103,6 +135,7 @@ export function createKernelMemory(
         kind: 'wasm',
         buffer: memory.buffer,
         scan: exports.scan,
+        refine: exports.refine,
         select: exports.select,
         collect: exports.collect,
         exact: exports.exact,
@@ -114,32 +147,110 @@ export function createKernelMemory(
   return createJsMemory(bytes);
 }
 
-/** The JavaScript kernel: the same integer sums as the WebAssembly `scan`, one lane at a time. */
+/**
+ * The JavaScript kernel: the same sums as the WebAssembly one, exact in doubles where
+ * WebAssembly wraps in i32 (the true dot fits either way), then the same floating-point steps in
+ * the same order: the same bits.
+ */
 function createJsMemory(bytes: number): KernelMemory {
   const buffer = new ArrayBuffer(bytes);
-  const codes8 = new Int8Array(buffer);
+  // Codes are read byte by byte: the pairs' byte order must not depend on the host's.
+  const unsigned8 = new Uint8Array(buffer);
+  const signed8 = new Int8Array(buffer);
   const lanes16 = new Int16Array(buffer);
   const floats64 = new Float64Array(buffer);
   const indexes32 = new Int32Array(buffer);
+  /** See `$bounds` in the WebAssembly text. */
+  const bounds = (
+    dot: number,
+    row: number,
+    info: number,
+    step: number,
+    queryNorm: number,
+    queryError: number,
+    slack: number,
+    upper: number,
+    lower: number,
+    tighten: boolean,
+  ): void => {
+    const at = (info >> 3) + row * 4;
+    const estimate = dot * (step * floats64[at]!);
+    const bound = queryNorm * floats64[at + 1]! + queryError * floats64[at + 2]! + slack;
+    let high = estimate + bound + floats64[at + 3]!;
+    let low = estimate - bound + floats64[at + 3]!;
+    const upperAt = (upper >> 3) + row;
+    const lowerAt = (lower >> 3) + row;
+    if (tighten) {
+      high = Math.min(high, floats64[upperAt]!);
+      low = Math.max(low, floats64[lowerAt]!);
+    }
+    floats64[upperAt] = high;
+    floats64[lowerAt] = low;
+  };
   return {
     kind: 'js',
     buffer,
-    scan(query, codes, count, stride, info, step, queryNorm, queryError, slack, upper, lower) {
+    scan(
+      query,
+      codes,
+      count,
+      stride,
+      info,
+      step,
+      queryNorm,
+      queryError,
+      slack,
+      offset,
+      upper,
+      lower,
+    ) {
       const lanes = query >> 1;
       for (let row = 0; row < count; row++) {
         const start = codes + row * stride;
-        let a = 0;
-        let b = 0;
-        for (let i = 0; i < stride; i += 2) {
-          a += codes8[start + i]! * lanes16[lanes + i]!;
-          b += codes8[start + i + 1]! * lanes16[lanes + i + 1]!;
+        let sum = 0;
+        // Eight pairs (16 codes) per block, against eight x lanes then eight (y − 256·x) lanes.
+        for (let block = 0; block < stride >> 4; block++) {
+          const bytes = start + block * 16;
+          const xs = lanes + block * 16;
+          for (let j = 0; j < 8; j++) {
+            const odd = signed8[bytes + 2 * j + 1]!;
+            const pair = unsigned8[bytes + 2 * j]! + 256 * odd;
+            sum += pair * lanes16[xs + j]! + odd * lanes16[xs + 8 + j]!;
+          }
         }
-        // The same operations, in the same order, as the WebAssembly scan: the same bits.
-        const at = (info >> 3) + row * 4;
-        const estimate = (a + b) * (step * floats64[at]!);
-        const bound = queryNorm * floats64[at + 1]! + queryError * floats64[at + 2]! + slack;
-        floats64[(upper >> 3) + row] = estimate + bound + floats64[at + 3]!;
-        floats64[(lower >> 3) + row] = estimate - bound + floats64[at + 3]!;
+        bounds(sum - offset, row, info, step, queryNorm, queryError, slack, upper, lower, false);
+      }
+    },
+    refine(
+      query,
+      codes,
+      stride,
+      rows,
+      count,
+      info,
+      step,
+      queryNorm,
+      queryError,
+      slack,
+      offset,
+      upper,
+      lower,
+    ) {
+      const lanes = query >> 1;
+      for (let listed = 0; listed < count; listed++) {
+        const row = indexes32[(rows >> 2) + listed]!;
+        const start = codes + row * stride;
+        let sum = 0;
+        for (let block = 0; block < stride >> 4; block++) {
+          const bytes = start + block * 16;
+          const lane = lanes + block * 16;
+          for (let j = 0; j < 8; j++) {
+            sum +=
+              unsigned8[bytes + 2 * j]! * lanes16[lane + j]! +
+              signed8[bytes + 2 * j + 1]! * lanes16[lane + 8 + j]!;
+          }
+        }
+        bounds(sum - offset, row, info, step, queryNorm, queryError, slack, upper, lower, true);
       }
     },
     select(values, count, wanted, heap) {

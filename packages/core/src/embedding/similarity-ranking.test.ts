@@ -90,7 +90,7 @@ function matrixOf(data: Fixture, kernel: SimilarityKernelPreference): VectorMatr
     generation: data.cache.generation,
     kernel,
   });
-  matrix.fill(data.cache);
+  matrix.fill(data.cache, false);
   return matrix;
 }
 

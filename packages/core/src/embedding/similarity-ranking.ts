@@ -23,6 +23,11 @@ export interface SimilarityRankOptions {
  * many) looks this many times deeper.
  */
 const DEEPER = 4;
+/**
+ * Bounds are refined with a 16-bit query from this dimension up: below it, re-ranking the few
+ * more candidates the scan's 8-bit query leaves costs less than the refinement's extra passes.
+ */
+const REFINE_MIN_DIMENSION = 256;
 
 /**
  * @internal One search's similarities: the first pass over every tool is run once, at
@@ -82,10 +87,14 @@ export class SimilarityScan {
     ceiling: number,
     minSimilarity: number,
   ): { floor: number; candidates: Candidates } {
-    let floor = Number.NEGATIVE_INFINITY;
-    for (const matrix of this.#matrices) {
-      if (matrix) floor = Math.max(floor, matrix.lowerBoundOfRank(wanted));
+    if (this.#query.length >= REFINE_MIN_DIMENSION) {
+      // The scan's bounds pick the rows worth refining; the refined bounds pick the candidates.
+      const coarse = this.#lowerBoundOfRank(wanted);
+      for (const matrix of this.#matrices) {
+        matrix?.refine(Math.max(coarse, minSimilarity), ceiling);
+      }
     }
+    const floor = this.#lowerBoundOfRank(wanted);
     const minimum = Math.max(floor, minSimilarity);
     const owners: number[] = [];
     const rows: number[] = [];
@@ -101,6 +110,15 @@ export class SimilarityScan {
       }
     }
     return { floor, candidates: { owners, rows, uppers } };
+  }
+
+  /** The largest of the matrices' own `wanted`-th lower bounds (−∞ when each has fewer rows). */
+  #lowerBoundOfRank(wanted: number): number {
+    let floor = Number.NEGATIVE_INFINITY;
+    for (const matrix of this.#matrices) {
+      if (matrix) floor = Math.max(floor, matrix.lowerBoundOfRank(wanted));
+    }
+    return floor;
   }
 
   /**

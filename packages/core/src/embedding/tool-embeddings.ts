@@ -16,7 +16,10 @@ const MAX_CACHED_QUERY_VECTORS = 256;
 /** Where an embedding failure is reported (the session's `onError`, with its thread). */
 export type EmbeddingReporter = (operation: 'embed.tools' | 'embed.query', error: unknown) => void;
 
-/** A catalog and the index built from it: what a search ranks. */
+/**
+ * A catalog and the index built from it: what a search ranks. Lists of them start with the
+ * engine's own catalog (then a request's resolved tools, if any).
+ */
 export interface Searchable<TTool> {
   index: ToolIndex;
   catalog: ReadonlyMap<string, CatalogEntry<TTool>>;
@@ -83,6 +86,10 @@ export class ToolEmbeddings {
     if (missing) {
       throw new EmbeddingError('error', 'Some tool texts could not be embedded; see onError');
     }
+    // Build the matrices now too, so the first search finds them ready.
+    for (const [position, { index, catalog }] of searchables.entries()) {
+      this.matrixOf(index, catalog, position === 0);
+    }
   }
 
   /**
@@ -99,7 +106,8 @@ export class ToolEmbeddings {
     try {
       // Once every tool has its vector (the usual case) there is nothing to start or wait for.
       const ready = searchables.every(
-        ({ index, catalog }) => this.matrixOf(index, catalog)?.complete === true,
+        ({ index, catalog }, position) =>
+          this.matrixOf(index, catalog, position === 0)?.complete === true,
       );
       // Never rejects: failures are reported, and the vectors that arrived are used.
       const tools = ready ? undefined : this.#ensure(searchables, report);
@@ -113,7 +121,9 @@ export class ToolEmbeddings {
       if (queryVector === undefined) return undefined;
       // Tool calls still running at the deadline go on: their vectors serve later searches.
       if (tools) await Promise.race([tools, deadline]);
-      const matrices = searchables.map(({ index, catalog }) => this.matrixOf(index, catalog));
+      const matrices = searchables.map(({ index, catalog }, position) =>
+        this.matrixOf(index, catalog, position === 0),
+      );
       const filled = matrices.find((matrix) => matrix !== undefined && matrix.present > 0);
       if (!filled) return undefined;
       if (queryVector.length !== filled.dimension) {
@@ -138,10 +148,13 @@ export class ToolEmbeddings {
   /**
    * The vectors of an index's tools as a matrix, with the rows that arrived since the last call;
    * `undefined` while the cache holds no vector (its dimension is unknown) or the index is empty.
+   * @param own - the engine's own catalog (it lives as long as the cache): the cache then shares
+   *   the matrix's copy of each vector instead of holding its own
    */
   matrixOf<TTool>(
     index: ToolIndex,
     catalog: ReadonlyMap<string, CatalogEntry<TTool>>,
+    own = false,
   ): VectorMatrix | undefined {
     const cache = this.cache;
     let matrix = this.#matrices.get(index);
@@ -158,7 +171,7 @@ export class ToolEmbeddings {
       });
       this.#matrices.set(index, matrix);
     }
-    matrix.fill(cache);
+    matrix.fill(cache, own);
     return matrix;
   }
 
@@ -196,8 +209,8 @@ export class ToolEmbeddings {
   ): Promise<void> {
     const waits: Promise<boolean>[] = [];
     const missing = new Map<string, string>();
-    for (const { index, catalog } of searchables) {
-      if (this.matrixOf(index, catalog)?.complete) continue;
+    for (const [position, { index, catalog }] of searchables.entries()) {
+      if (this.matrixOf(index, catalog, position === 0)?.complete) continue;
       const texts = this.#textsOf(index, catalog);
       for (let position = 0; position < texts.hashes.length; position++) {
         const hash = texts.hashes[position]!;

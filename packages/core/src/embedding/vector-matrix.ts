@@ -9,10 +9,14 @@ import type { VectorCache } from './vector-cache';
 const CODE_LIMIT = 127;
 /** The WebAssembly scan reads 32 codes per turn: rows are zero-padded to a multiple of this. */
 const ROW_ALIGN = 32;
-/** Query lanes are 16-bit. */
-const MAX_QUERY_CODE = 32_767;
-/** The scan sums in 32-bit integers: query codes are kept small enough that no sum overflows. */
+/** The first pass's query codes: the kernel's pair trick needs |code| ≤ 127. */
+const SCAN_QUERY_LIMIT = 127;
+/** The refinement's query codes are 16-bit. */
+const REFINE_QUERY_LIMIT = 32_767;
+/** The kernel sums in 32-bit integers: query codes are kept small enough that the dot fits. */
 const MAX_I32 = 2_147_483_647;
+/** Even codes are stored plus this, as an unsigned byte (see the kernel's pair trick). */
+const EVEN_OFFSET = 128;
 /** Candidate rows copied into the WebAssembly memory per exact call. */
 export const EXACT_BATCH = 16;
 /**
@@ -26,19 +30,29 @@ const ALIGN = 64;
 /** Per row: scale, error norm, quantized norm and base (0, or −∞ without a vector), as f64. */
 const INFO_FIELDS = 4;
 
+/** A query quantized for the kernel: its step, error norm and the pair trick's offset. */
+interface QueryCodes {
+  step: number;
+  error: number;
+  offset: number;
+}
+
 /**
  * @internal The vectors of one index's tools, in catalog order, as one contiguous matrix of 8-bit
  * codes (one scale per row) that a SIMD kernel scans once per search. Each row also keeps its
  * float vector (shared with the {@link VectorCache}) for the exact re-ranking of candidates.
  *
- * The first pass is exact about its own error: with a row quantized as `v = s·c + e` and the query
- * as `q = t·d + f`, `q·v − s·t·(c·d) = q·e + s·(f·c)`, so by Cauchy–Schwarz the estimate is off by
- * at most `‖q‖·‖e‖ + ‖f‖·‖s·c‖`, both norms recorded per row. Rows whose upper bound cannot reach
- * the k-th exact score are never re-ranked, so the ranking equals a full exact scan.
+ * Every estimate comes with a proven error bound: with a row quantized as `v = s·c + e` and the
+ * query as `q = t·d + f`, `q·v − s·t·(c·d) = q·e + s·(f·c)`, so by Cauchy–Schwarz the estimate is
+ * off by at most `‖q‖·‖e‖ + ‖f‖·‖s·c‖`, both row norms recorded. The scan of every row uses an
+ * 8-bit query (fast); the rows that may rank are refined with a 16-bit one (tight). Rows whose
+ * upper bound cannot reach the k-th exact score are never re-ranked, so the ranking equals a full
+ * exact scan.
  *
- * Memory per tool: the dimension rounded up to 32, in bytes of codes; 32 for the row's scale, norms
- * and base; 16 for the scan's bounds; 12 for selecting candidates; two references (id, vector).
- * The float vectors are the cache's, not copied.
+ * Memory per tool: 4 bytes per dimension for the float vector (the cache then shares this copy,
+ * for the engine's own catalog), the dimension rounded up to 32 in bytes of codes, 32 for the
+ * row's scale, norms and base, 16 for the bounds, 12 for selecting candidates, and two references
+ * (id, vector).
  */
 export class VectorMatrix {
   readonly ids: readonly string[];
@@ -55,23 +69,30 @@ export class VectorMatrix {
   readonly #vectors: (Float32Array | undefined)[];
   readonly #stride: number;
   readonly #memory: KernelMemory;
-  readonly #codes: Int8Array;
+  readonly #codes: Uint8Array;
   readonly #info: Float64Array;
-  readonly #queryLanes: Int16Array;
+  readonly #scanLanes: Int16Array;
+  readonly #refineLanes: Int16Array;
   readonly #floats: Float32Array;
   readonly #exactScores: Float64Array;
-  readonly #floatsAt: number;
-  readonly #rowsAt: number;
+  readonly #exactRows: Int32Array;
+  readonly #found: Int32Array;
+  readonly #refineAt: number;
+  readonly #queryFloatsAt: number;
+  readonly #exactRowsAt: number;
   readonly #exactAt: number;
+  readonly #floatsAt: number;
   readonly #infoAt: number;
   readonly #upperAt: number;
   readonly #lowerAt: number;
   readonly #heapAt: number;
   readonly #foundAt: number;
-  readonly #found: Int32Array;
   readonly #codesAt: number;
   #version = -1;
   #scans = 0;
+  /** The latest scan's query norm and 16-bit codes, for `refine`. */
+  #queryNorm = 0;
+  #refineQuery: QueryCodes = { step: 0, error: 0, offset: 0 };
   /** The query whose floats the memory holds for `exact`. */
   #exactQuery: Float32Array | undefined;
 
@@ -91,30 +112,36 @@ export class VectorMatrix {
     this.#vectors = new Array<Float32Array | undefined>(count).fill(undefined);
     const stride = Math.ceil(dimension / ROW_ALIGN) * ROW_ALIGN;
     this.#stride = stride;
-    // Layout: query lanes (i16), query floats, candidate rows and their exact scores (for the
-    // WebAssembly re-ranking), per-row info, upper and lower bounds (f64), a heap for selecting
-    // (f64) and selected rows (i32), then the codes.
-    this.#floatsAt = align(stride * 2);
-    this.#rowsAt = align(this.#floatsAt + dimension * 4);
-    this.#exactAt = align(this.#rowsAt + EXACT_BATCH * dimension * 4);
+    // Layout: the query's 8-bit and 16-bit lanes (i16) and floats, a batch of rows to re-rank
+    // (i32) and their exact scores (f64), per-row info, upper and lower bounds (f64), a heap for
+    // selecting (f64), selected rows (i32), the codes, then the float vectors.
+    this.#refineAt = align(stride * 2);
+    this.#queryFloatsAt = align(this.#refineAt + stride * 2);
+    this.#exactRowsAt = align(this.#queryFloatsAt + dimension * 4);
+    this.#exactAt = align(this.#exactRowsAt + EXACT_BATCH * 4);
     this.#infoAt = align(this.#exactAt + EXACT_BATCH * 8);
     this.#upperAt = align(this.#infoAt + count * INFO_FIELDS * 8);
     this.#lowerAt = align(this.#upperAt + count * 8);
     this.#heapAt = align(this.#lowerAt + count * 8);
     this.#foundAt = align(this.#heapAt + count * 8);
     this.#codesAt = align(this.#foundAt + count * 4);
-    this.#memory = createKernelMemory(this.#codesAt + count * stride, options.kernel);
+    this.#floatsAt = align(this.#codesAt + count * stride);
+    this.#memory = createKernelMemory(this.#floatsAt + count * dimension * 4, options.kernel);
     const buffer = this.#memory.buffer;
-    this.#codes = new Int8Array(buffer, this.#codesAt, count * stride);
-    this.#queryLanes = new Int16Array(buffer, 0, stride);
-    this.#floats = new Float32Array(buffer, 0, this.#exactAt >> 2);
+    this.#codes = new Uint8Array(buffer, this.#codesAt, count * stride);
+    this.#scanLanes = new Int16Array(buffer, 0, stride);
+    this.#refineLanes = new Int16Array(buffer, this.#refineAt, stride);
+    this.#floats = new Float32Array(buffer, this.#floatsAt, count * dimension);
+    this.#exactRows = new Int32Array(buffer, this.#exactRowsAt, EXACT_BATCH);
     this.#exactScores = new Float64Array(buffer, this.#exactAt, EXACT_BATCH);
     this.#info = new Float64Array(buffer, this.#infoAt, count * INFO_FIELDS);
     this.upper = new Float64Array(buffer, this.#upperAt, count);
     this.lower = new Float64Array(buffer, this.#lowerAt, count);
     this.#found = new Int32Array(buffer, this.#foundAt, count);
+    // Every code starts at 0 (the even byte holds 0 + 128): padding adds nothing to a dot.
     for (let row = 0; row < count; row++) {
       this.#info[row * INFO_FIELDS + 3] = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < stride; i += 2) this.#codes[row * stride + i] = EVEN_OFFSET;
     }
   }
 
@@ -123,7 +150,7 @@ export class VectorMatrix {
     return this.#memory.kind;
   }
 
-  /** Bytes the matrix holds apart from the vectors: codes, row info, bounds, query, re-ranking. */
+  /** Bytes the matrix holds: vectors, codes, row info, bounds, the query, re-ranking space. */
   get byteLength(): number {
     return this.#memory.buffer.byteLength;
   }
@@ -143,19 +170,27 @@ export class VectorMatrix {
 
   /**
    * Adds the rows whose vectors arrived in the cache since the last call (a no-op when the cache
-   * has not changed).
+   * has not changed). Each vector is copied into the matrix; with `share`, the cache then keeps
+   * the matrix's copy instead of its own (for the engine's own catalog, which lives as long as
+   * the cache: a vector is then held once).
    */
-  fill(cache: VectorCache): void {
+  fill(cache: VectorCache, share: boolean): void {
     if (this.#version === cache.version || this.complete) return;
-    this.#version = cache.version;
+    const dimension = this.dimension;
     for (let row = 0; row < this.ids.length; row++) {
       if (this.#vectors[row] !== undefined) continue;
-      const vector = cache.get(this.#hashes[row]!);
-      if (vector === undefined || vector.length !== this.dimension) continue;
-      this.#quantize(row, vector);
-      this.#vectors[row] = vector;
+      const hash = this.#hashes[row]!;
+      const vector = cache.get(hash);
+      if (vector === undefined || vector.length !== dimension) continue;
+      const copy = this.#floats.subarray(row * dimension, (row + 1) * dimension);
+      copy.set(vector);
+      this.#quantize(row, copy);
+      this.#vectors[row] = copy;
+      if (share) cache.share(hash, copy);
       this.present++;
     }
+    // Read after the loop: sharing does not change the cache's version.
+    this.#version = cache.version;
   }
 
   /**
@@ -172,32 +207,61 @@ export class VectorMatrix {
       largest = Math.max(largest, Math.abs(value));
       sumOfSquares += value * value;
     }
-    // Query codes up to `limit` keep |Σ code·lane| ≤ 127 · limit · stride within the i32 range.
-    const limit = Math.min(MAX_QUERY_CODE, Math.floor(MAX_I32 / (CODE_LIMIT * this.#stride)));
-    const step = largest > 0 ? largest / limit : 0;
-    const lanes = this.#queryLanes;
-    let errorSquares = 0;
-    for (let i = 0; i < dimension; i++) {
-      const code = step > 0 ? clamp(Math.round(query[i]! / step), limit) : 0;
-      lanes[i] = code;
-      const error = query[i]! - code * step;
-      errorSquares += error * error;
-    }
-    lanes.fill(0, dimension);
+    this.#queryNorm = Math.sqrt(sumOfSquares);
+    // Codes up to `limit` keep |Σ code·lane| ≤ 127 · limit · stride within the i32 range.
+    const fits = Math.floor(MAX_I32 / (CODE_LIMIT * this.#stride));
+    const scanQuery = this.#encodeQuery(query, largest, Math.min(SCAN_QUERY_LIMIT, fits), true);
+    this.#refineQuery = this.#encodeQuery(
+      query,
+      largest,
+      Math.min(REFINE_QUERY_LIMIT, fits),
+      false,
+    );
     this.#memory.scan(
       0,
       this.#codesAt,
       this.ids.length,
       this.#stride,
       this.#infoAt,
-      step,
-      Math.sqrt(sumOfSquares),
-      Math.sqrt(errorSquares),
+      scanQuery.step,
+      this.#queryNorm,
+      scanQuery.error,
       BOUND_SLACK,
+      scanQuery.offset,
       this.#upperAt,
       this.#lowerAt,
     );
     return ++this.#scans;
+  }
+
+  /**
+   * Tightens the bounds of the rows whose upper bound is ≥ `minimum` and < `ceiling` with the
+   * latest scan's query in 16 bits.
+   */
+  refine(minimum: number, ceiling: number): void {
+    const count = this.#memory.collect(
+      this.#upperAt,
+      this.ids.length,
+      minimum,
+      ceiling,
+      this.#foundAt,
+    );
+    const query = this.#refineQuery;
+    this.#memory.refine(
+      this.#refineAt,
+      this.#codesAt,
+      this.#stride,
+      this.#foundAt,
+      count,
+      this.#infoAt,
+      query.step,
+      this.#queryNorm,
+      query.error,
+      BOUND_SLACK,
+      query.offset,
+      this.#upperAt,
+      this.#lowerAt,
+    );
   }
 
   /**
@@ -231,27 +295,35 @@ export class VectorMatrix {
    */
   exact(query: Float32Array, rows: readonly number[], out: Float64Array): void {
     const exact = this.#memory.exact;
+    const dimension = this.dimension;
     if (!exact) {
-      for (let i = 0; i < rows.length; i++)
-        out[i] = dot(query, this.#vectors[rows[i]!]!, this.dimension);
+      for (let i = 0; i < rows.length; i++) {
+        out[i] = dot(query, this.#vectors[rows[i]!]!, dimension);
+      }
       return;
     }
-    const dimension = this.dimension;
-    const floats = this.#floats;
     // Another search may have written its query here since (searches interleave).
     if (this.#exactQuery !== query) {
-      floats.set(query.subarray(0, dimension), this.#floatsAt >> 2);
+      new Float32Array(this.#memory.buffer, this.#queryFloatsAt, dimension).set(
+        query.subarray(0, dimension),
+      );
       this.#exactQuery = query;
     }
-    for (let i = 0; i < rows.length; i++) {
-      floats.set(this.#vectors[rows[i]!]!, (this.#rowsAt >> 2) + i * dimension);
-    }
-    exact(this.#floatsAt, this.#rowsAt, rows.length, dimension, this.#exactAt);
+    const listed = this.#exactRows;
+    for (let i = 0; i < rows.length; i++) listed[i] = rows[i]!;
+    exact(
+      this.#queryFloatsAt,
+      this.#floatsAt,
+      dimension,
+      this.#exactRowsAt,
+      rows.length,
+      this.#exactAt,
+    );
     const scores = this.#exactScores;
     for (let i = 0; i < rows.length; i++) out[i] = scores[i]!;
   }
 
-  /** Writes a row's codes, scale, quantization error norm and quantized norm. */
+  /** Writes a row's codes (in pairs, see the kernel), scale, error norm and quantized norm. */
   #quantize(row: number, vector: Float32Array): void {
     const dimension = this.dimension;
     let largest = 0;
@@ -263,7 +335,7 @@ export class VectorMatrix {
     let normSquares = 0;
     for (let i = 0; i < dimension; i++) {
       const code = scale > 0 ? clamp(Math.round(vector[i]! / scale), CODE_LIMIT) : 0;
-      codes[start + i] = code;
+      codes[start + i] = i % 2 === 0 ? code + EVEN_OFFSET : code & 0xff;
       const approximation = code * scale;
       const error = vector[i]! - approximation;
       errorSquares += error * error;
@@ -274,6 +346,36 @@ export class VectorMatrix {
     this.#info[at + 1] = Math.sqrt(errorSquares);
     this.#info[at + 2] = Math.sqrt(normSquares);
     this.#info[at + 3] = 0;
+  }
+
+  /**
+   * Writes the query's codes (|code| ≤ `limit`) for the scan (`forScan`: per 16 codes, eight `x`
+   * then eight `y − 256·x`) or for the refinement (eight even codes, then eight odd ones).
+   */
+  #encodeQuery(query: Float32Array, largest: number, limit: number, forScan: boolean): QueryCodes {
+    const lanes = forScan ? this.#scanLanes : this.#refineLanes;
+    const step = largest > 0 ? largest / limit : 0;
+    let errorSquares = 0;
+    let evenSum = 0;
+    lanes.fill(0);
+    for (let i = 0; i < this.dimension; i += 2) {
+      const even = step > 0 ? clamp(Math.round(query[i]! / step), limit) : 0;
+      const odd =
+        i + 1 < this.dimension && step > 0 ? clamp(Math.round(query[i + 1]! / step), limit) : 0;
+      const errorEven = query[i]! - even * step;
+      errorSquares += errorEven * errorEven;
+      if (i + 1 < this.dimension) {
+        const errorOdd = query[i + 1]! - odd * step;
+        errorSquares += errorOdd * errorOdd;
+      }
+      evenSum += even;
+      // Pair p of a 16-code block sits at lane p of its 16-lane group.
+      const pair = i >> 1;
+      const at = (pair >> 3) * 16 + (pair & 7);
+      lanes[at] = even;
+      lanes[at + 8] = forScan ? odd - 256 * even : odd;
+    }
+    return { step, error: Math.sqrt(errorSquares), offset: EVEN_OFFSET * evenSum };
   }
 }
 
