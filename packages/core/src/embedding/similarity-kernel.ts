@@ -204,21 +204,35 @@ function createJsMemory(bytes: number): KernelMemory {
       upper,
       lower,
     ) {
-      const lanes = query >> 1;
+      // The query's lanes in pair order: x and (y − 256·x) of pair p.
+      const pairs = stride >> 1;
+      const xs = new Int32Array(pairs);
+      const ys = new Int32Array(pairs);
+      for (let pair = 0; pair < pairs; pair++) {
+        const lane = (query >> 1) + (pair >> 3) * 16 + (pair & 7);
+        xs[pair] = lanes16[lane]!;
+        ys[pair] = lanes16[lane + 8]!;
+      }
       for (let row = 0; row < count; row++) {
         const start = codes + row * stride;
-        let sum = 0;
-        // Eight pairs (16 codes) per block, against eight x lanes then eight (y − 256·x) lanes.
-        for (let block = 0; block < stride >> 4; block++) {
-          const bytes = start + block * 16;
-          const xs = lanes + block * 16;
-          for (let j = 0; j < 8; j++) {
-            const odd = signed8[bytes + 2 * j + 1]!;
-            const pair = unsigned8[bytes + 2 * j]! + 256 * odd;
-            sum += pair * lanes16[xs + j]! + odd * lanes16[xs + 8 + j]!;
+        let a = 0;
+        let b = 0;
+        if (LITTLE_ENDIAN) {
+          // A pair read as one 16-bit lane: (even + 128) + 256 · odd, and odd = lane >> 8.
+          const first = start >> 1;
+          for (let pair = 0; pair < pairs; pair += 2) {
+            const u = lanes16[first + pair]!;
+            const v = lanes16[first + pair + 1]!;
+            a += u * xs[pair]! + (u >> 8) * ys[pair]!;
+            b += v * xs[pair + 1]! + (v >> 8) * ys[pair + 1]!;
+          }
+        } else {
+          for (let pair = 0; pair < pairs; pair++) {
+            const odd = signed8[start + 2 * pair + 1]!;
+            a += (unsigned8[start + 2 * pair]! + 256 * odd) * xs[pair]! + odd * ys[pair]!;
           }
         }
-        bounds(sum - offset, row, info, step, queryNorm, queryError, slack, upper, lower, false);
+        bounds(a + b - offset, row, info, step, queryNorm, queryError, slack, upper, lower, false);
       }
     },
     refine(
