@@ -22,7 +22,7 @@ function random(seed: number): () => number {
 function randomMatrix(
   count: number,
   dimension: number,
-  kernel: SimilarityKernelPreference,
+  kernel: SimilarityKernelPreference | 'wasm',
   seed: number,
 ) {
   const next = random(seed);
@@ -69,16 +69,18 @@ describe('the similarity kernel', () => {
     expect(Buffer.from(SIMILARITY_KERNEL_WASM, 'base64').equals(Buffer.from(buffer))).toBe(true);
   });
 
-  it('runs WebAssembly SIMD under Node, and JavaScript when asked to', () => {
-    expect(createKernelMemory(1_000, 'auto').kind).toBe('wasm');
-    expect(createKernelMemory(1_000, 'js').kind).toBe('js');
+  it('runs WebAssembly SIMD under Node for large matrices, JavaScript for small ones or when asked', () => {
+    expect(createKernelMemory(1_000_000, 'auto').kind).toBe('wasm');
+    expect(createKernelMemory(1_000, 'auto').kind).toBe('js');
+    expect(createKernelMemory(1_000, 'wasm').kind).toBe('wasm');
+    expect(createKernelMemory(1_000_000, 'js').kind).toBe('js');
   });
 
   it('falls back to JavaScript without WebAssembly', async () => {
     vi.stubGlobal('WebAssembly', undefined);
     vi.resetModules();
     const kernel = await import('./similarity-kernel');
-    expect(kernel.createKernelMemory(1_000, 'auto').kind).toBe('js');
+    expect(kernel.createKernelMemory(1_000_000, 'auto').kind).toBe('js');
   });
 
   it('falls back to JavaScript when the module does not compile (no SIMD, or forbidden)', async () => {
@@ -97,12 +99,12 @@ describe('the similarity kernel', () => {
     });
     vi.resetModules();
     const kernel = await import('./similarity-kernel');
-    expect(kernel.createKernelMemory(1_000, 'auto').kind).toBe('js');
+    expect(kernel.createKernelMemory(1_000_000, 'auto').kind).toBe('js');
   });
 
   it('computes the same bounds in both kernels, and every exact score lies within them', () => {
     for (const dimension of [1, 5, 31, 32, 33, 200, 1536]) {
-      const wasm = randomMatrix(300, dimension, 'auto', dimension);
+      const wasm = randomMatrix(300, dimension, 'wasm', dimension);
       const js = randomMatrix(300, dimension, 'js', dimension);
       expect(wasm.matrix.kernel).toBe('wasm');
       expect(js.matrix.kernel).toBe('js');
@@ -127,7 +129,7 @@ describe('the similarity kernel', () => {
 
   it('re-ranks in WebAssembly to the same bits as the JavaScript dot', () => {
     for (const dimension of [1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 64, 383, 1536]) {
-      const { matrix, vectors, next } = randomMatrix(EXACT_BATCH, dimension, 'auto', dimension);
+      const { matrix, vectors, next } = randomMatrix(EXACT_BATCH, dimension, 'wasm', dimension);
       const query = toUnitVector(Array.from({ length: dimension }, () => next() - 0.5))!;
       const rows = vectors.map((_, row) => row);
       const scores = new Float64Array(EXACT_BATCH);
@@ -172,7 +174,7 @@ describe('the similarity kernel', () => {
       hashes,
       dimension: 3,
       generation: cache.generation,
-      kernel: 'auto',
+      kernel: 'wasm',
     });
     matrix.fill(cache, true);
     for (const [row, hash] of hashes.entries()) {

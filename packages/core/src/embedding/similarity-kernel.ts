@@ -90,6 +90,12 @@ type KernelExports = Pick<KernelMemory, 'scan' | 'refine' | 'select' | 'collect'
 };
 
 const WASM_PAGE_BYTES = 65_536;
+/**
+ * Smaller matrices (a request's few tools) use the JavaScript loops: they take microseconds there,
+ * and each WebAssembly memory reserves gigabytes of address space, of which a process has a
+ * limited amount (and requests come and go).
+ */
+const MIN_WASM_MEMORY_BYTES = 4 * WASM_PAGE_BYTES;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** A 32-bit WebAssembly memory holds at most 65,536 pages (4 GiB). */
 const MAX_WASM_PAGES = 65_536;
@@ -116,14 +122,16 @@ function kernelModule(): object | null {
 
 /**
  * @internal Memory of `bytes` bytes with the fastest kernel allowed: WebAssembly SIMD unless
- * `preference` is `'js'` or the runtime cannot run it (then plain JavaScript on an ArrayBuffer).
+ * `preference` is `'js'`, the memory is small (`'wasm'` overrides that, for tests), or the
+ * runtime cannot run it; plain JavaScript on an ArrayBuffer otherwise.
  */
 export function createKernelMemory(
   bytes: number,
-  preference: SimilarityKernelPreference,
+  preference: SimilarityKernelPreference | 'wasm',
 ): KernelMemory {
+  const wanted = preference === 'wasm' || (preference === 'auto' && bytes >= MIN_WASM_MEMORY_BYTES);
   // WebAssembly memory is little-endian; the typed arrays that fill it use the host's order.
-  const module = preference === 'js' || !LITTLE_ENDIAN ? null : kernelModule();
+  const module = wanted && LITTLE_ENDIAN ? kernelModule() : null;
   const pages = Math.max(1, Math.ceil(bytes / WASM_PAGE_BYTES));
   const api = webAssembly();
   if (module && api && pages <= MAX_WASM_PAGES) {

@@ -82,7 +82,7 @@ function fixture(options: {
   return { ids, vectors, cache, hashes };
 }
 
-function matrixOf(data: Fixture, kernel: SimilarityKernelPreference): VectorMatrix {
+function matrixOf(data: Fixture, kernel: SimilarityKernelPreference | 'wasm'): VectorMatrix {
   const matrix = new VectorMatrix({
     ids: data.ids,
     hashes: data.hashes,
@@ -91,6 +91,7 @@ function matrixOf(data: Fixture, kernel: SimilarityKernelPreference): VectorMatr
     kernel,
   });
   matrix.fill(data.cache, false);
+  expect(matrix.kernel).toBe(kernel);
   return matrix;
 }
 
@@ -118,7 +119,7 @@ function reference(
   return hits.slice(0, Math.max(0, Math.floor(options.depth)));
 }
 
-const KERNELS: readonly SimilarityKernelPreference[] = ['auto', 'js'];
+const KERNELS = ['wasm', 'js'] as const;
 
 describe('SimilarityScan', () => {
   it.each(KERNELS)('ranks exactly like computing every dot product (%s kernel)', (kernel) => {
@@ -175,14 +176,14 @@ describe('SimilarityScan', () => {
       reference(query, [data], { depth: 900, minSimilarity: -1 }).map((hit) => hit.id),
     );
     const options = { depth: 20, minSimilarity: -1, filters: [(id: string) => !best.has(id)] };
-    const ranked = new SimilarityScan(query, [matrixOf(data, 'auto')]).rank(options);
+    const ranked = new SimilarityScan(query, [matrixOf(data, 'wasm')]).rank(options);
     expect(ranked).toHaveLength(20);
     expect(ranked).toEqual(reference(query, [data], options));
   });
 
   it('stays exact when another search scanned the same matrix in between', () => {
     const data = fixture({ count: 500, dimension: 96, kind: 'gaussian', seed: 31 });
-    const matrix = matrixOf(data, 'auto');
+    const matrix = matrixOf(data, 'wasm');
     const next = random(32);
     const first = toUnitVector(vectorOf('gaussian', 96, next))!;
     const second = toUnitVector(vectorOf('gaussian', 96, next))!;
@@ -192,9 +193,18 @@ describe('SimilarityScan', () => {
     expect(scan.rank(options)).toEqual(reference(first, [data], options));
   });
 
+  it('ranks every tool equal, by id, for the zero query', () => {
+    const data = fixture({ count: 300, dimension: 40, kind: 'gaussian', seed: 51, missing: true });
+    const query = new Float32Array(40);
+    const options = { depth: 120, minSimilarity: -1 };
+    const ranked = new SimilarityScan(query, [matrixOf(data, 'wasm')]).rank(options);
+    expect(ranked.every((hit) => hit.score === 0)).toBe(true);
+    expect(ranked).toEqual(reference(query, [data], options));
+  });
+
   it('ranks nothing for a query of another dimension, or a depth of 0', () => {
     const data = fixture({ count: 50, dimension: 8, kind: 'gaussian', seed: 41 });
-    const matrix = matrixOf(data, 'auto');
+    const matrix = matrixOf(data, 'wasm');
     const other = toUnitVector(vectorOf('gaussian', 9, random(42)))!;
     expect(new SimilarityScan(other, [matrix]).rank({ depth: 5, minSimilarity: -1 })).toEqual([]);
     const query = toUnitVector(vectorOf('gaussian', 8, random(43)))!;

@@ -101,7 +101,8 @@ export class VectorMatrix {
     hashes: readonly string[];
     dimension: number;
     generation: number;
-    kernel: SimilarityKernelPreference;
+    /** `'wasm'` uses WebAssembly whatever the size (tests). */
+    kernel: SimilarityKernelPreference | 'wasm';
   }) {
     const count = options.ids.length;
     const dimension = options.dimension;

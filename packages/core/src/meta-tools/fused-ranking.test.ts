@@ -63,7 +63,7 @@ function makeCatalog(): Record<string, Tool> {
 const embed: EmbedFunction = async (texts) =>
   texts.map((text) => {
     const next = random(Number.parseInt(contentHash(text).slice(0, 8), 16));
-    return Array.from({ length: 40 }, () => next() - 0.5);
+    return Array.from({ length: 64 }, () => next() - 0.5);
   });
 
 const tools = makeCatalog();
@@ -140,6 +140,10 @@ describe('search_tools with embed, at scale', () => {
   it('returns what the straightforward fused computation returns, with either kernel', async () => {
     const engines = [engineWith('auto'), engineWith('js')];
     for (const engine of engines) await engine.warmEmbeddings();
+    const kernels = engines.map(
+      (engine) => engine.embeddings!.matrixOf(engine.index, engine.catalog)!.kernel,
+    );
+    expect(kernels).toEqual(['wasm', 'js']);
     for (const query of QUERIES) {
       for (const limit of [1, 5, 40]) {
         const expected = await referenceSearch(engines[0]!, query, limit);
