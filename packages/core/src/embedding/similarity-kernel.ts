@@ -161,7 +161,8 @@ export function createKernelMemory(
  * the same order: the same bits.
  */
 function createJsMemory(bytes: number): KernelMemory {
-  const buffer = new ArrayBuffer(bytes);
+  // Whole f64 views need a length that is a multiple of 8.
+  const buffer = new ArrayBuffer(Math.ceil(bytes / 8) * 8);
   // Codes are read byte by byte: the pairs' byte order must not depend on the host's.
   const unsigned8 = new Uint8Array(buffer);
   const signed8 = new Int8Array(buffer);
