@@ -257,18 +257,19 @@
     (local.get $found))
 
   ;; For each of the `count` rows listed (i32) at `rows`: out (f64) = Σ query[i] · row[i], the
-  ;; row's `dimension` f32 at floats + row · dimension · 4, summed in f64 like the JavaScript
-  ;; `dot`: eight running sums s0..s7 take the products of lanes 0..7 of each group of eight; the
-  ;; last `dimension % 8` products go to s0, in order; then ((s0 + s1) + (s2 + s3)) +
-  ;; ((s4 + s5) + (s6 + s7)). WebAssembly never fuses a multiply and an add, so every rounding
-  ;; matches. Eight sums rather than one keep four additions in flight.
+  ;; query as `dimension` f64 (its f32 values, widened once per query), the row as `dimension` f32
+  ;; at floats + row · dimension · 4, summed in f64 like the JavaScript `dot`: eight running sums
+  ;; s0..s7 take the products of lanes 0..7 of each group of eight; the last `dimension % 8`
+  ;; products go to s0, in order; then ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)). A
+  ;; product of two f32 is exact in f64, and WebAssembly never fuses a multiply and an add, so
+  ;; every rounding matches. Eight sums rather than one keep four additions in flight.
   (func (export "exact")
     (param $query i32) (param $floats i32) (param $dimension i32) (param $rows i32)
     (param $count i32) (param $out i32)
     (local $end i32) (local $row i32) (local $i i32) (local $groups i32) (local $rowBytes i32)
-    (local $q i32) (local $r i32) (local $s01 v128) (local $s23 v128) (local $s45 v128)
-    (local $s67 v128) (local $s0 f64)
-    (local.set $groups (i32.shl (i32.and (local.get $dimension) (i32.const -8)) (i32.const 2)))
+    (local $q i32) (local $r i32) (local $low v128) (local $high v128)
+    (local $s01 v128) (local $s23 v128) (local $s45 v128) (local $s67 v128) (local $s0 f64)
+    (local.set $groups (i32.and (local.get $dimension) (i32.const -8)))
     (local.set $rowBytes (i32.shl (local.get $dimension) (i32.const 2)))
     (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $count) (i32.const 2))))
     (block $done
@@ -285,40 +286,41 @@
         (block $groupsDone
           (loop $groupsLoop
             (br_if $groupsDone (i32.ge_u (local.get $i) (local.get $groups)))
-            (local.set $q (i32.add (local.get $query) (local.get $i)))
-            (local.set $r (i32.add (local.get $row) (local.get $i)))
+            (local.set $q (i32.add (local.get $query) (i32.shl (local.get $i) (i32.const 3))))
+            (local.set $r (i32.add (local.get $row) (i32.shl (local.get $i) (i32.const 2))))
+            (local.set $low (v128.load (local.get $r)))
+            (local.set $high (v128.load offset=16 (local.get $r)))
             (local.set $s01
               (f64x2.add (local.get $s01)
-                (f64x2.mul
-                  (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $q)))
-                  (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $r))))))
+                (f64x2.mul (v128.load (local.get $q)) (f64x2.promote_low_f32x4 (local.get $low)))))
             (local.set $s23
               (f64x2.add (local.get $s23)
-                (f64x2.mul
-                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $q)))
-                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $r))))))
+                (f64x2.mul (v128.load offset=16 (local.get $q))
+                  (f64x2.promote_low_f32x4
+                    (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15
+                      (local.get $low) (local.get $low))))))
             (local.set $s45
               (f64x2.add (local.get $s45)
-                (f64x2.mul
-                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=16 (local.get $q)))
-                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=16 (local.get $r))))))
+                (f64x2.mul (v128.load offset=32 (local.get $q)) (f64x2.promote_low_f32x4 (local.get $high)))))
             (local.set $s67
               (f64x2.add (local.get $s67)
-                (f64x2.mul
-                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $q)))
-                  (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $r))))))
-            (local.set $i (i32.add (local.get $i) (i32.const 32)))
+                (f64x2.mul (v128.load offset=48 (local.get $q))
+                  (f64x2.promote_low_f32x4
+                    (i8x16.shuffle 8 9 10 11 12 13 14 15 8 9 10 11 12 13 14 15
+                      (local.get $high) (local.get $high))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 8)))
             (br $groupsLoop)))
         (local.set $s0 (f64x2.extract_lane 0 (local.get $s01)))
         (block $tailDone
           (loop $tailLoop
-            (br_if $tailDone (i32.ge_u (local.get $i) (local.get $rowBytes)))
+            (br_if $tailDone (i32.ge_u (local.get $i) (local.get $dimension)))
             (local.set $s0
               (f64.add (local.get $s0)
                 (f64.mul
-                  (f64.promote_f32 (f32.load (i32.add (local.get $query) (local.get $i))))
-                  (f64.promote_f32 (f32.load (i32.add (local.get $row) (local.get $i)))))))
-            (local.set $i (i32.add (local.get $i) (i32.const 4)))
+                  (f64.load (i32.add (local.get $query) (i32.shl (local.get $i) (i32.const 3))))
+                  (f64.promote_f32
+                    (f32.load (i32.add (local.get $row) (i32.shl (local.get $i) (i32.const 2))))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $tailLoop)))
         (f64.store (local.get $out)
           (f64.add

@@ -152,10 +152,10 @@ describe('the similarity kernel', () => {
   it('holds a matrix in memory of a fixed size: about five bytes per dimension plus 60 per tool', () => {
     const { matrix } = randomMatrix(2_000, 384, 'js', 3);
     // Per tool: the vector (4 bytes a dimension), 384 bytes of codes, 32 of row info, 16 of
-    // bounds, 12 for selecting candidates; once: the query (two sets of lanes, and floats) and
+    // bounds, 12 for selecting candidates; once: the query (two sets of lanes, and f64) and
     // one batch of rows to re-rank.
     const perTool = 384 * 4 + 384 + 32 + 16 + 12;
-    const fixed = 384 * 2 * 2 + 384 * 4 + EXACT_BATCH * (4 + 8) + 11 * 64;
+    const fixed = 384 * 2 * 2 + 384 * 8 + EXACT_BATCH * (4 + 8) + 11 * 64;
     expect(matrix.byteLength).toBeLessThanOrEqual(2_000 * perTool + fixed);
     expect(matrix.byteLength).toBeGreaterThanOrEqual(2_000 * perTool);
   });

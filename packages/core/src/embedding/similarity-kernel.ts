@@ -65,8 +65,8 @@ export interface KernelMemory {
   collect(values: number, count: number, minimum: number, ceiling: number, out: number): number;
   /**
    * WebAssembly only: for each of the `count` rows listed (i32) at `rows`, the f64 dot product of
-   * the row's `dimension` f32 (at `floats + row · dimension · 4`) with the `dimension` f32 at
-   * `query`, summed like the JavaScript `dot`, written to `out`.
+   * the row's `dimension` f32 (at `floats + row · dimension · 4`) with the query's `dimension`
+   * f32 values widened to f64 at `query`, summed like the JavaScript `dot`, written to `out`.
    */
   exact?(
     query: number,

@@ -78,7 +78,7 @@ export class VectorMatrix {
   readonly #exactRows: Int32Array;
   readonly #found: Int32Array;
   readonly #refineAt: number;
-  readonly #queryFloatsAt: number;
+  readonly #queryValuesAt: number;
   readonly #exactRowsAt: number;
   readonly #exactAt: number;
   readonly #floatsAt: number;
@@ -113,12 +113,12 @@ export class VectorMatrix {
     this.#vectors = new Array<Float32Array | undefined>(count).fill(undefined);
     const stride = Math.ceil(dimension / ROW_ALIGN) * ROW_ALIGN;
     this.#stride = stride;
-    // Layout: the query's 8-bit and 16-bit lanes (i16) and floats, a batch of rows to re-rank
+    // Layout: the query's 8-bit and 16-bit lanes (i16) and values (f64), a batch of rows to re-rank
     // (i32) and their exact scores (f64), per-row info, upper and lower bounds (f64), a heap for
     // selecting (f64), selected rows (i32), the codes, then the float vectors.
     this.#refineAt = align(stride * 2);
-    this.#queryFloatsAt = align(this.#refineAt + stride * 2);
-    this.#exactRowsAt = align(this.#queryFloatsAt + dimension * 4);
+    this.#queryValuesAt = align(this.#refineAt + stride * 2);
+    this.#exactRowsAt = align(this.#queryValuesAt + dimension * 8);
     this.#exactAt = align(this.#exactRowsAt + EXACT_BATCH * 4);
     this.#infoAt = align(this.#exactAt + EXACT_BATCH * 8);
     this.#upperAt = align(this.#infoAt + count * INFO_FIELDS * 8);
@@ -305,7 +305,7 @@ export class VectorMatrix {
     }
     // Another search may have written its query here since (searches interleave).
     if (this.#exactQuery !== query) {
-      new Float32Array(this.#memory.buffer, this.#queryFloatsAt, dimension).set(
+      new Float64Array(this.#memory.buffer, this.#queryValuesAt, dimension).set(
         query.subarray(0, dimension),
       );
       this.#exactQuery = query;
@@ -313,7 +313,7 @@ export class VectorMatrix {
     const listed = this.#exactRows;
     for (let i = 0; i < rows.length; i++) listed[i] = rows[i]!;
     exact(
-      this.#queryFloatsAt,
+      this.#queryValuesAt,
       this.#floatsAt,
       dimension,
       this.#exactRowsAt,
