@@ -154,14 +154,14 @@ describe('SimilarityScan', () => {
   });
 
   it.each(KERNELS)('ranks two indexes as one, each with its filter (%s kernel)', (kernel) => {
-    const own = fixture({ count: 400, dimension: 48, kind: 'gaussian', seed: 11 });
-    const resolved = fixture({ count: 60, dimension: 48, kind: 'gaussian', seed: 12 });
+    const own = fixture({ count: 400, dimension: 260, kind: 'gaussian', seed: 11 });
+    const resolved = fixture({ count: 60, dimension: 260, kind: 'gaussian', seed: 12 });
     // The request's tools shadow static tools of the same id, as a session's filters do.
     const shadowed = new Set(resolved.ids);
     const filters = [(id: string) => !shadowed.has(id) && !id.endsWith('7'), undefined];
     const next = random(13);
     for (let trial = 0; trial < 10; trial++) {
-      const query = toUnitVector(vectorOf('gaussian', 48, next))!;
+      const query = toUnitVector(vectorOf('gaussian', 260, next))!;
       const scan = new SimilarityScan(query, [matrixOf(own, kernel), matrixOf(resolved, kernel)]);
       for (const depth of [3, 100, 1000]) {
         const options = { depth, minSimilarity: Number.NEGATIVE_INFINITY, filters };
@@ -170,17 +170,20 @@ describe('SimilarityScan', () => {
     }
   });
 
-  it('digs deeper when filters reject most of the best tools', () => {
-    const data = fixture({ count: 2_000, dimension: 32, kind: 'gaussian', seed: 21 });
-    const query = toUnitVector(vectorOf('gaussian', 32, random(22)))!;
-    const best = new Set(
-      reference(query, [data], { depth: 900, minSimilarity: -1 }).map((hit) => hit.id),
-    );
-    const options = { depth: 20, minSimilarity: -1, filters: [(id: string) => !best.has(id)] };
-    const ranked = new SimilarityScan(query, [matrixOf(data, 'wasm')]).rank(options);
-    expect(ranked).toHaveLength(20);
-    expect(ranked).toEqual(reference(query, [data], options));
-  });
+  it.each([32, 300])(
+    'digs deeper when filters reject most of the best tools (%i dimensions)',
+    (dimension) => {
+      const data = fixture({ count: 2_000, dimension, kind: 'gaussian', seed: 21 });
+      const query = toUnitVector(vectorOf('gaussian', dimension, random(22)))!;
+      const best = new Set(
+        reference(query, [data], { depth: 900, minSimilarity: -1 }).map((hit) => hit.id),
+      );
+      const options = { depth: 20, minSimilarity: -1, filters: [(id: string) => !best.has(id)] };
+      const ranked = new SimilarityScan(query, [matrixOf(data, 'wasm')]).rank(options);
+      expect(ranked).toHaveLength(20);
+      expect(ranked).toEqual(reference(query, [data], options));
+    },
+  );
 
   it('stays exact when another search scanned the same matrix in between', () => {
     const data = fixture({ count: 500, dimension: 96, kind: 'gaussian', seed: 31 });

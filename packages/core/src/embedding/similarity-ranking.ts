@@ -78,24 +78,50 @@ export class SimilarityScan {
   }
 
   /**
-   * The rows whose upper bound reaches `floor` and `minSimilarity`, and lies below `ceiling`.
-   * `floor` is the largest of the matrices' own `wanted`-th lower bounds (−∞ when each has fewer
-   * rows): at least `wanted` rows have an exact score at or above it.
+   * The rows whose upper bound reaches `floor` and `minSimilarity`, and lies below `ceiling`, where
+   * at least `wanted` rows have a lower bound (so an exact score) at or above `floor` (−∞ when
+   * there are fewer rows). Any such `floor` is correct; a higher one leaves fewer candidates.
    */
   #candidates(
     wanted: number,
     ceiling: number,
     minSimilarity: number,
   ): { floor: number; candidates: Candidates } {
+    const coarse = this.#lowerBoundOfRank(wanted);
     if (this.#query.length >= REFINE_MIN_DIMENSION) {
-      // The scan's bounds pick the rows worth refining; the refined bounds pick the candidates.
-      const coarse = this.#lowerBoundOfRank(wanted);
-      for (const matrix of this.#matrices) {
-        matrix?.refine(Math.max(coarse, minSimilarity), ceiling);
+      // The scan's bounds pick the rows worth refining: every row whose upper bound reaches
+      // `coarse`, so the `wanted` rows with the best lower bounds among them. Their refined bounds
+      // then give a floor at least as high, and no other row can reach it.
+      const owners: number[] = [];
+      const rows: number[] = [];
+      const uppers: number[] = [];
+      const lowers: number[] = [];
+      for (const [position, matrix] of this.#matrices.entries()) {
+        if (!matrix) continue;
+        const refined = matrix.refine(Math.max(coarse, minSimilarity), ceiling);
+        for (let i = 0; i < refined.length; i++) {
+          const row = refined[i]!;
+          owners.push(position);
+          rows.push(row);
+          uppers.push(matrix.upper[row]!);
+          lowers.push(matrix.lower[row]!);
+        }
+      }
+      if (lowers.length >= wanted) {
+        const floor = Math.max(coarse, largest(lowers, wanted));
+        const minimum = Math.max(floor, minSimilarity);
+        const kept = uppers.map((upper) => upper >= minimum);
+        return {
+          floor,
+          candidates: {
+            owners: owners.filter((_, i) => kept[i]),
+            rows: rows.filter((_, i) => kept[i]),
+            uppers: uppers.filter((_, i) => kept[i]),
+          },
+        };
       }
     }
-    const floor = this.#lowerBoundOfRank(wanted);
-    const minimum = Math.max(floor, minSimilarity);
+    const minimum = Math.max(coarse, minSimilarity);
     const owners: number[] = [];
     const rows: number[] = [];
     const uppers: number[] = [];
@@ -109,7 +135,7 @@ export class SimilarityScan {
         uppers.push(upper[found[i]!]!);
       }
     }
-    return { floor, candidates: { owners, rows, uppers } };
+    return { floor: coarse, candidates: { owners, rows, uppers } };
   }
 
   /** The largest of the matrices' own `wanted`-th lower bounds (−∞ when each has fewer rows). */
@@ -165,4 +191,9 @@ interface Candidates {
   owners: number[];
   rows: number[];
   uppers: number[];
+}
+
+/** The `rank`-th largest of `values` (1 ≤ rank ≤ values.length). */
+function largest(values: readonly number[], rank: number): number {
+  return [...values].sort((a, b) => b - a)[rank - 1]!;
 }

@@ -238,8 +238,9 @@ export class VectorMatrix {
   /**
    * Tightens the bounds of the rows whose upper bound is ≥ `minimum` and < `ceiling` with the
    * latest scan's query in 16 bits.
+   * @returns those rows, in row order (a view overwritten by the next call)
    */
-  refine(minimum: number, ceiling: number): void {
+  refine(minimum: number, ceiling: number): Int32Array {
     const count = this.#memory.collect(
       this.#upperAt,
       this.ids.length,
@@ -263,6 +264,7 @@ export class VectorMatrix {
       this.#upperAt,
       this.#lowerAt,
     );
+    return this.#found.subarray(0, count);
   }
 
   /**
