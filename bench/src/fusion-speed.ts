@@ -8,7 +8,7 @@
  * Usage: `pnpm bench:fusion [--size 10000] [--queries 200] [--warmup 50] [--dimensions 64,384,1536]
  * [--kernel auto,js]`. Tool vectors are computed before timing (`engine.warmEmbeddings()`); every
  * timed query is new to each engine, so each timed search embeds its query once, as a search in
- * production does. The engines take turns query by query, so a busy machine slows them alike.
+ * production does. The engines take turns, 25 queries at a time, so a busy machine slows them alike.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -31,6 +31,9 @@ interface Options {
   dimensions: number[];
   kernels: Kernel[];
 }
+
+/** Queries a runner answers in a row before the next one takes its turn. */
+const TURN_QUERIES = 25;
 
 const KERNEL_NAMES: Record<Kernel, string> = {
   auto: 'WebAssembly SIMD',
@@ -123,25 +126,30 @@ interface Times {
 }
 
 /**
- * Times each runner on every query, the runners taking turns query by query (after a warm-up on
- * other queries). CPU time is the process's (every thread), read around each call: on a busy
- * machine it shows the work done, where wall-clock time adds the waits for a core.
+ * Times each runner on every query, the runners taking turns in blocks of queries (after a
+ * warm-up on other queries): a block keeps a runner's data warm in the caches, as a process that
+ * searches one engine has it, while turns spread a busy machine's slow moments over every runner.
+ * CPU time is the process's (every thread), read around each call: it shows the work done, where
+ * wall-clock time adds the waits for a core.
  */
 async function timeInTurns(
   runners: readonly SearchTools[],
   warmup: readonly string[],
   queries: readonly string[],
 ): Promise<Times[]> {
-  for (const query of warmup) for (const run of runners) await run(query);
+  for (const run of runners) for (const query of warmup) await run(query);
   const times = runners.map((): Times => ({ wall: [], cpu: [] }));
-  for (const query of queries) {
+  for (let start = 0; start < queries.length; start += TURN_QUERIES) {
+    const block = queries.slice(start, start + TURN_QUERIES);
     for (const [position, run] of runners.entries()) {
-      const cpu = process.cpuUsage();
-      const started = performance.now();
-      await run(query);
-      times[position]!.wall.push(performance.now() - started);
-      const used = process.cpuUsage(cpu);
-      times[position]!.cpu.push((used.user + used.system) / 1000);
+      for (const query of block) {
+        const cpu = process.cpuUsage();
+        const started = performance.now();
+        await run(query);
+        times[position]!.wall.push(performance.now() - started);
+        const used = process.cpuUsage(cpu);
+        times[position]!.cpu.push((used.user + used.system) / 1000);
+      }
     }
   }
   return times;
@@ -208,7 +216,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const load = `load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
   console.log(
-    `# Fusion overhead (${count(options.size)} tools, dev-bfcl repeated; ${options.queries} timed searches after ${options.warmup} warm-up searches, engines taking turns; node ${process.version}; ${load})\n`,
+    `# Fusion overhead (${count(options.size)} tools, dev-bfcl repeated; ${options.queries} timed searches after ${options.warmup} warm-up searches, engines taking turns of ${TURN_QUERIES}; node ${process.version}; ${load})\n`,
   );
   console.log(
     markdownTable(
