@@ -236,9 +236,18 @@ export function toUnitVector(vector: ArrayLike<number>): Float32Array | undefine
   if (vector.length === 0) return undefined;
   // Each kind of input gets its own loop: one loop over arrays and typed arrays alike reads
   // every element through a slow, polymorphic path.
-  if (vector instanceof Float32Array) return scaledCopy(vector, sumOfSquaresOfFloats(vector));
+  if (vector instanceof Float32Array) return scaledFloats(vector, sumOfSquaresOfFloats(vector));
   if (Array.isArray(vector)) return scaledCopy(vector, sumOfSquaresOfArray(vector));
   return scaledCopy(vector, sumOfSquaresOfAny(vector));
+}
+
+/** {@link scaledCopy} for a Float32Array, in its own function so both loops stay monomorphic. */
+function scaledFloats(vector: Float32Array, sumOfSquares: number): Float32Array | undefined {
+  if (!Number.isFinite(sumOfSquares)) return undefined;
+  const scale = sumOfSquares > 0 ? 1 / Math.sqrt(sumOfSquares) : 0;
+  const unit = new Float32Array(vector.length);
+  for (let i = 0; i < unit.length; i++) unit[i] = vector[i]! * scale;
+  return unit;
 }
 
 /** Σ v², or NaN when a value is not finite. */

@@ -90,9 +90,12 @@ export class VectorMatrix {
   readonly #codesAt: number;
   #version = -1;
   #scans = 0;
-  /** The latest scan's query norm and 16-bit codes, for `refine`. */
+  /** The latest scan's query, its largest component and norm, and its 16-bit codes for `refine`. */
+  #scanned: { query: Float32Array; largest: number } | undefined;
   #queryNorm = 0;
   #refineQuery: QueryCodes = { step: 0, error: 0, offset: 0 };
+  /** The scan whose query the 16-bit lanes hold. */
+  #refineFor = -1;
   /** The query whose floats the memory holds for `exact`. */
   #exactQuery: Float32Array | undefined;
 
@@ -209,15 +212,8 @@ export class VectorMatrix {
       sumOfSquares += value * value;
     }
     this.#queryNorm = Math.sqrt(sumOfSquares);
-    // Codes up to `limit` keep |Σ code·lane| ≤ 127 · limit · stride within the i32 range.
-    const fits = Math.floor(MAX_I32 / (CODE_LIMIT * this.#stride));
-    const scanQuery = this.#encodeQuery(query, largest, Math.min(SCAN_QUERY_LIMIT, fits), true);
-    this.#refineQuery = this.#encodeQuery(
-      query,
-      largest,
-      Math.min(REFINE_QUERY_LIMIT, fits),
-      false,
-    );
+    this.#scanned = { query, largest };
+    const scanQuery = this.#encodeQuery(query, largest, this.#queryLimit(SCAN_QUERY_LIMIT), true);
     this.#memory.scan(
       0,
       this.#codesAt,
@@ -248,6 +244,17 @@ export class VectorMatrix {
       ceiling,
       this.#foundAt,
     );
+    if (this.#refineFor !== this.#scans) {
+      // Encoded on the first refinement after a scan: low dimensions never refine.
+      const { query, largest } = this.#scanned!;
+      this.#refineQuery = this.#encodeQuery(
+        query,
+        largest,
+        this.#queryLimit(REFINE_QUERY_LIMIT),
+        false,
+      );
+      this.#refineFor = this.#scans;
+    }
     const query = this.#refineQuery;
     this.#memory.refine(
       this.#refineAt,
@@ -349,6 +356,12 @@ export class VectorMatrix {
     this.#info[at + 1] = Math.sqrt(errorSquares);
     this.#info[at + 2] = Math.sqrt(normSquares);
     this.#info[at + 3] = 0;
+  }
+
+  /** The largest query code: `cap`, or less where codes up to `cap` could overflow the i32 sums. */
+  #queryLimit(cap: number): number {
+    // |Σ code·lane| ≤ 127 · limit · stride must stay within the i32 range.
+    return Math.min(cap, Math.floor(MAX_I32 / (CODE_LIMIT * this.#stride)));
   }
 
   /**
