@@ -104,8 +104,8 @@ describe('the similarity kernel', () => {
 
   it('computes the same bounds in both kernels, and every exact score lies within them', () => {
     for (const dimension of [1, 5, 31, 32, 33, 200, 1536]) {
-      const wasm = randomMatrix(300, dimension, 'wasm', dimension);
-      const js = randomMatrix(300, dimension, 'js', dimension);
+      const wasm = randomMatrix(200, dimension, 'wasm', dimension);
+      const js = randomMatrix(200, dimension, 'js', dimension);
       expect(wasm.matrix.kernel).toBe('wasm');
       expect(js.matrix.kernel).toBe('js');
       for (let trial = 0; trial < 3; trial++) {
@@ -118,11 +118,11 @@ describe('the similarity kernel', () => {
         js.matrix.scan(query);
         expect([...wasm.matrix.upper]).toEqual([...js.matrix.upper]);
         expect([...wasm.matrix.lower]).toEqual([...js.matrix.lower]);
-        for (const [row, vector] of wasm.vectors.entries()) {
+        const outside = wasm.vectors.filter((vector, row) => {
           const exact = dot(query, vector, dimension);
-          expect(wasm.matrix.lower[row]).toBeLessThanOrEqual(exact);
-          expect(wasm.matrix.upper[row]).toBeGreaterThanOrEqual(exact);
-        }
+          return !(wasm.matrix.lower[row]! <= exact && exact <= wasm.matrix.upper[row]!);
+        });
+        expect(outside).toEqual([]);
       }
     }
   });

@@ -124,24 +124,24 @@ const KERNELS = ['wasm', 'js'] as const;
 describe('SimilarityScan', () => {
   it.each(KERNELS)('ranks exactly like computing every dot product (%s kernel)', (kernel) => {
     let checked = 0;
-    for (const [seed, dimension, kind] of [
-      [1, 1, 'gaussian'],
-      [2, 3, 'uniform'],
-      [3, 7, 'gaussian'],
-      [4, 64, 'gaussian'],
-      [5, 100, 'sparse'],
-      [6, 384, 'gaussian'],
-      [7, 130, 'skewed'],
-      [8, 1536, 'uniform'],
+    for (const [seed, dimension, kind, count] of [
+      [1, 1, 'gaussian', 301],
+      [2, 3, 'uniform', 301],
+      [3, 7, 'gaussian', 301],
+      [4, 64, 'gaussian', 300],
+      [5, 100, 'sparse', 300],
+      [6, 300, 'gaussian', 300],
+      [7, 130, 'skewed', 300],
+      [8, 1536, 'uniform', 150],
     ] as const) {
       // An odd count with an odd dimension leaves the memory's length off any alignment.
-      const data = fixture({ count: 600 + (dimension % 2), dimension, kind, seed, missing: true });
+      const data = fixture({ count, dimension, kind, seed, missing: true });
       const matrix = matrixOf(data, kernel);
       const next = random(seed + 100);
-      for (let trial = 0; trial < 4; trial++) {
-        const query = toUnitVector(vectorOf(trial === 3 ? 'sparse' : kind, dimension, next))!;
+      for (let trial = 0; trial < 3; trial++) {
+        const query = toUnitVector(vectorOf(trial === 2 ? 'sparse' : kind, dimension, next))!;
         const scan = new SimilarityScan(query, [matrix]);
-        for (const depth of [1, 5, 100, 700]) {
+        for (const depth of [1, 5, 100, 400]) {
           const options = { depth, minSimilarity: Number.NEGATIVE_INFINITY };
           expect(scan.rank(options)).toEqual(reference(query, [data], options));
           checked++;
@@ -150,7 +150,7 @@ describe('SimilarityScan', () => {
         expect(scan.rank(floor)).toEqual(reference(query, [data], floor));
       }
     }
-    expect(checked).toBe(8 * 4 * 4);
+    expect(checked).toBe(8 * 3 * 4);
   });
 
   it.each(KERNELS)('ranks two indexes as one, each with its filter (%s kernel)', (kernel) => {

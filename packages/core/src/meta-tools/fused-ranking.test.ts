@@ -43,12 +43,12 @@ function random(seed: number): () => number {
   };
 }
 
-/** 900 tools of a few random words each; every tenth repeats another's description (ties). */
+/** 600 tools of a few random words each; every tenth repeats another's description (ties). */
 function makeCatalog(): Record<string, Tool> {
   const next = random(5);
   const tools: Record<string, Tool> = {};
   const descriptions: string[] = [];
-  for (let i = 0; i < 900; i++) {
+  for (let i = 0; i < 600; i++) {
     const description =
       i % 10 === 9
         ? descriptions[Math.floor(next() * descriptions.length)]!
@@ -63,7 +63,7 @@ function makeCatalog(): Record<string, Tool> {
 const embed: EmbedFunction = async (texts) =>
   texts.map((text) => {
     const next = random(Number.parseInt(contentHash(text).slice(0, 8), 16));
-    return Array.from({ length: 64 }, () => next() - 0.5);
+    return Array.from({ length: 100 }, () => next() - 0.5);
   });
 
 const tools = makeCatalog();
@@ -122,19 +122,11 @@ async function referenceSearch(
       results.push({ name: hit.id, score: Math.round(hit.score * 100) / 100 });
       if (results.length === topK) return results;
     }
-    if (window >= 900) return results;
+    if (window >= 600) return results;
   }
 }
 
-const QUERIES = [
-  'weather forecast',
-  'send an email',
-  'github issue',
-  'pay the invoice',
-  'upload a file',
-  'zzz nothing matches',
-  'user message calendar event',
-];
+const QUERIES = ['weather forecast', 'github issue', 'zzz nothing matches', 'user message event'];
 
 describe('search_tools with embed, at scale', () => {
   it('returns what the straightforward fused computation returns, with either kernel', async () => {
