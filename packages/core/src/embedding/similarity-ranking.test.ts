@@ -154,16 +154,16 @@ describe('SimilarityScan', () => {
   });
 
   it.each(KERNELS)('ranks two indexes as one, each with its filter (%s kernel)', (kernel) => {
-    const own = fixture({ count: 400, dimension: 260, kind: 'gaussian', seed: 11 });
-    const resolved = fixture({ count: 60, dimension: 260, kind: 'gaussian', seed: 12 });
+    const own = fixture({ count: 200, dimension: 260, kind: 'gaussian', seed: 11 });
+    const resolved = fixture({ count: 40, dimension: 260, kind: 'gaussian', seed: 12 });
     // The request's tools shadow static tools of the same id, as a session's filters do.
     const shadowed = new Set(resolved.ids);
     const filters = [(id: string) => !shadowed.has(id) && !id.endsWith('7'), undefined];
     const next = random(13);
-    for (let trial = 0; trial < 10; trial++) {
+    for (let trial = 0; trial < 4; trial++) {
       const query = toUnitVector(vectorOf('gaussian', 260, next))!;
       const scan = new SimilarityScan(query, [matrixOf(own, kernel), matrixOf(resolved, kernel)]);
-      for (const depth of [3, 100, 1000]) {
+      for (const depth of [3, 100, 300]) {
         const options = { depth, minSimilarity: Number.NEGATIVE_INFINITY, filters };
         expect(scan.rank(options)).toEqual(reference(query, [own, resolved], options));
       }
