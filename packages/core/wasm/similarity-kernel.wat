@@ -5,7 +5,7 @@
 ;; turned into an estimate of the cosine with lower and upper bounds (see vector-matrix.ts).
 ;; `refine` recomputes the bounds of the few rows that may rank, with the query in 16 bits.
 ;; `select` and `collect` pick those rows; `exact` re-ranks them: the same double-precision sum,
-;; in the same order, as the JavaScript `dot` in vector-matrix.ts, so both give the same bits.
+;; in the same order, as the JavaScript `dot` in exact-dot.ts, so both give the same bits.
 ;;
 ;; Codes come in pairs: the even one stored plus 128 (0..255), the odd one as a signed byte. Read
 ;; as a 16-bit lane, a pair is L = (even + 128) + 256 · odd, and with a query pair (x, y):

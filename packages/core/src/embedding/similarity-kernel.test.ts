@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import wabt from 'wabt';
 import { contentHash } from './content-hash';
+import { dot } from './exact-dot';
 import { createKernelMemory, type SimilarityKernelPreference } from './similarity-kernel';
 import { SIMILARITY_KERNEL_WASM } from './similarity-kernel-wasm';
 import { toUnitVector, VectorCache } from './vector-cache';
-import { dot, EXACT_BATCH, VectorMatrix } from './vector-matrix';
+import { EXACT_BATCH, VectorMatrix } from './vector-matrix';
 
 function random(seed: number): () => number {
   let state = seed >>> 0;

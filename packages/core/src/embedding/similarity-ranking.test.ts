@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from './content-hash';
+import { dot } from './exact-dot';
 import type { SimilarityKernelPreference } from './similarity-kernel';
 import { type SimilarityHit, SimilarityScan } from './similarity-ranking';
 import { toUnitVector, VectorCache } from './vector-cache';
-import { dot, VectorMatrix } from './vector-matrix';
+import { VectorMatrix } from './vector-matrix';
 
 /** A seeded generator (mulberry32): the same vectors on every run. */
 function random(seed: number): () => number {

@@ -1,3 +1,5 @@
+import { dot } from './exact-dot';
+import { clamp, EVEN_OFFSET, encodeQuery, type QueryCodes } from './query-codes';
 import {
   createKernelMemory,
   type KernelMemory,
@@ -15,8 +17,6 @@ const SCAN_QUERY_LIMIT = 127;
 const REFINE_QUERY_LIMIT = 32_767;
 /** The kernel sums in 32-bit integers: query codes are kept small enough that the dot fits. */
 const MAX_I32 = 2_147_483_647;
-/** Even codes are stored plus this, as an unsigned byte (see the kernel's pair trick). */
-const EVEN_OFFSET = 128;
 /** Candidate rows copied into the WebAssembly memory per exact call. */
 export const EXACT_BATCH = 16;
 /**
@@ -29,13 +29,6 @@ const BOUND_SLACK = 1e-9;
 const ALIGN = 64;
 /** Per row: scale, error norm, quantized norm and base (0, or −∞ without a vector), as f64. */
 const INFO_FIELDS = 4;
-
-/** A query quantized for the kernel: its step, error norm and the pair trick's offset. */
-interface QueryCodes {
-  step: number;
-  error: number;
-  offset: number;
-}
 
 /**
  * @internal The vectors of one index's tools, in catalog order, as one contiguous matrix of 8-bit
@@ -213,7 +206,12 @@ export class VectorMatrix {
     }
     this.#queryNorm = Math.sqrt(sumOfSquares);
     this.#scanned = { query, largest };
-    const scanQuery = this.#encodeQuery(query, largest, this.#queryLimit(SCAN_QUERY_LIMIT), true);
+    const scanQuery = encodeQuery(this.#scanLanes, query, {
+      dimension: this.dimension,
+      largest,
+      limit: this.#queryLimit(SCAN_QUERY_LIMIT),
+      forScan: true,
+    });
     this.#memory.scan(
       0,
       this.#codesAt,
@@ -247,12 +245,12 @@ export class VectorMatrix {
     if (this.#refineFor !== this.#scans) {
       // Encoded on the first refinement after a scan: low dimensions never refine.
       const { query, largest } = this.#scanned!;
-      this.#refineQuery = this.#encodeQuery(
-        query,
+      this.#refineQuery = encodeQuery(this.#refineLanes, query, {
+        dimension: this.dimension,
         largest,
-        this.#queryLimit(REFINE_QUERY_LIMIT),
-        false,
-      );
+        limit: this.#queryLimit(REFINE_QUERY_LIMIT),
+        forScan: false,
+      });
       this.#refineFor = this.#scans;
     }
     const query = this.#refineQuery;
@@ -363,69 +361,6 @@ export class VectorMatrix {
     // |Σ code·lane| ≤ 127 · limit · stride must stay within the i32 range.
     return Math.min(cap, Math.floor(MAX_I32 / (CODE_LIMIT * this.#stride)));
   }
-
-  /**
-   * Writes the query's codes (|code| ≤ `limit`) for the scan (`forScan`: per 16 codes, eight `x`
-   * then eight `y − 256·x`) or for the refinement (eight even codes, then eight odd ones).
-   */
-  #encodeQuery(query: Float32Array, largest: number, limit: number, forScan: boolean): QueryCodes {
-    const lanes = forScan ? this.#scanLanes : this.#refineLanes;
-    const step = largest > 0 ? largest / limit : 0;
-    let errorSquares = 0;
-    let evenSum = 0;
-    lanes.fill(0);
-    for (let i = 0; i < this.dimension; i += 2) {
-      const even = step > 0 ? clamp(Math.round(query[i]! / step), limit) : 0;
-      const odd =
-        i + 1 < this.dimension && step > 0 ? clamp(Math.round(query[i + 1]! / step), limit) : 0;
-      const errorEven = query[i]! - even * step;
-      errorSquares += errorEven * errorEven;
-      if (i + 1 < this.dimension) {
-        const errorOdd = query[i + 1]! - odd * step;
-        errorSquares += errorOdd * errorOdd;
-      }
-      evenSum += even;
-      // Pair p of a 16-code block sits at lane p of its 16-lane group.
-      const pair = i >> 1;
-      const at = (pair >> 3) * 16 + (pair & 7);
-      lanes[at] = even;
-      lanes[at + 8] = forScan ? odd - 256 * even : odd;
-    }
-    return { step, error: Math.sqrt(errorSquares), offset: EVEN_OFFSET * evenSum };
-  }
-}
-
-/**
- * The dot product in double precision, with eight running sums (lane i mod 8; the last
- * `length % 8` products go to the first) added pairwise at the end: more sums keep more additions
- * in flight. The WebAssembly `exact` sums in exactly this order, so both give the same bits.
- */
-export function dot(left: Float32Array, right: Float32Array, length: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let s4 = 0;
-  let s5 = 0;
-  let s6 = 0;
-  let s7 = 0;
-  let i = 0;
-  for (const end = length - 7; i < end; i += 8) {
-    s0 += left[i]! * right[i]!;
-    s1 += left[i + 1]! * right[i + 1]!;
-    s2 += left[i + 2]! * right[i + 2]!;
-    s3 += left[i + 3]! * right[i + 3]!;
-    s4 += left[i + 4]! * right[i + 4]!;
-    s5 += left[i + 5]! * right[i + 5]!;
-    s6 += left[i + 6]! * right[i + 6]!;
-    s7 += left[i + 7]! * right[i + 7]!;
-  }
-  for (; i < length; i++) s0 += left[i]! * right[i]!;
-  return s0 + s1 + (s2 + s3) + (s4 + s5 + (s6 + s7));
-}
-
-function clamp(code: number, limit: number): number {
-  return Math.min(limit, Math.max(-limit, code));
 }
 
 function align(offset: number): number {
