@@ -206,6 +206,7 @@ async function main(argv: readonly string[]): Promise<void> {
         `fused, ${KERNEL_NAMES[kernel]}`,
         ms(warmMs[position]!),
         ...cells(times),
+        // Median − median, p90 − p90 and CPU − CPU, less the embedder's median (its p90 for none).
         ...cells(
           times.map(
             (value, column) => value - baseline![column]! - own![column === 1 ? 0 : column]!,
