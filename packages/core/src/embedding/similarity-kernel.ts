@@ -8,24 +8,22 @@ import { SIMILARITY_KERNEL_WASM } from './similarity-kernel-wasm';
 export type SimilarityKernelPreference = 'auto' | 'js';
 
 /**
- * @internal Memory laid out by a {@link VectorMatrix} and the loops that read it, in WebAssembly
- * or in JavaScript. Offsets are in bytes. The first pass and the exact scores are WebAssembly
- * only: without SIMD, 8-bit codes save JavaScript nothing, and the matrix computes every exact
- * score instead.
+ * @internal Memory laid out by a {@link VectorMatrix} and the two loops that read it, in
+ * WebAssembly or in JavaScript. Offsets are in bytes.
  */
 export interface KernelMemory {
   /** What runs the loops. */
   readonly kind: 'wasm' | 'js';
   readonly buffer: ArrayBuffer;
   /**
-   * WebAssembly only. The first pass: for each of `count` rows of `stride` code bytes at `codes` (pairs: the even
+   * The first pass: for each of `count` rows of `stride` code bytes at `codes` (pairs: the even
    * code plus 128, then the odd code, signed), the dot product with the 8-bit query at `query`
    * (per 16 codes: eight i16 `x`, then eight i16 `y − 256·x`) minus `offset`, turned into f64
    * bounds of the cosine with the row's info at `info` (f64 scale, error, norm, base; 32 bytes a
    * row): `estimate = dot · (step · scale)`, `bound = queryNorm · error + queryError · norm +
    * slack`, `upper = (estimate + bound) + base`, `lower = (estimate − bound) + base`.
    */
-  scan?(
+  scan(
     query: number,
     codes: number,
     count: number,
@@ -40,11 +38,11 @@ export interface KernelMemory {
     lower: number,
   ): void;
   /**
-   * WebAssembly only. The bounds again for the `count` rows listed (i32) at `rows`, from the 16-bit query at
+   * The bounds again for the `count` rows listed (i32) at `rows`, from the 16-bit query at
    * `query` (per 16 codes: eight i16 for the even codes, then eight for the odd ones) minus
    * `offset`, each kept where tighter than the stored one.
    */
-  refine?(
+  refine(
     query: number,
     codes: number,
     stride: number,
@@ -88,7 +86,9 @@ interface WebAssemblyApi {
   Instance: new (module: object, imports: object) => { readonly exports: unknown };
 }
 
-type KernelExports = Required<Omit<KernelMemory, 'kind' | 'buffer'>>;
+type KernelExports = Pick<KernelMemory, 'scan' | 'refine' | 'select' | 'collect'> & {
+  exact: NonNullable<KernelMemory['exact']>;
+};
 
 const WASM_PAGE_BYTES = 65_536;
 /**

@@ -181,8 +181,7 @@ export class VectorMatrix {
       if (vector === undefined || vector.length !== dimension) continue;
       const copy = this.#floats.subarray(row * dimension, (row + 1) * dimension);
       copy.set(vector);
-      // JavaScript computes exact scores only: codes would save it nothing.
-      if (this.#memory.scan) this.#quantize(row, copy);
+      this.#quantize(row, copy);
       this.#vectors[row] = copy;
       if (share) cache.share(hash, copy);
       this.present++;
@@ -198,18 +197,6 @@ export class VectorMatrix {
    */
   scan(query: Float32Array): number {
     const dimension = this.dimension;
-    const scan = this.#memory.scan;
-    if (!scan) {
-      // JavaScript: every exact score, as both bounds.
-      for (let row = 0; row < this.ids.length; row++) {
-        const vector = this.#vectors[row];
-        const score =
-          vector === undefined ? Number.NEGATIVE_INFINITY : dot(query, vector, dimension);
-        this.upper[row] = score;
-        this.lower[row] = score;
-      }
-      return ++this.#scans;
-    }
     let largest = 0;
     let sumOfSquares = 0;
     for (let i = 0; i < dimension; i++) {
@@ -225,7 +212,7 @@ export class VectorMatrix {
       limit: this.#queryLimit(SCAN_QUERY_LIMIT),
       forScan: true,
     });
-    scan(
+    this.#memory.scan(
       0,
       this.#codesAt,
       this.ids.length,
@@ -255,9 +242,6 @@ export class VectorMatrix {
       ceiling,
       this.#foundAt,
     );
-    const refine = this.#memory.refine;
-    // JavaScript's bounds are the exact scores already.
-    if (!refine) return this.#found.subarray(0, count);
     if (this.#refineFor !== this.#scans) {
       // Encoded on the first refinement after a scan: low dimensions never refine.
       const { query, largest } = this.#scanned!;
@@ -270,7 +254,7 @@ export class VectorMatrix {
       this.#refineFor = this.#scans;
     }
     const query = this.#refineQuery;
-    refine(
+    this.#memory.refine(
       this.#refineAt,
       this.#codesAt,
       this.#stride,
