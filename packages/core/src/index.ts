@@ -8,6 +8,7 @@ export { EmbeddingError } from './embedding/embed-function';
 export { MAX_EMBEDDING_TEXT_LENGTH, toEmbeddingText } from './embedding/embedding-text';
 export type { OpenAICompatibleEmbedOptions } from './embedding/openai-compatible-embed';
 export { createOpenAICompatibleEmbed } from './embedding/openai-compatible-embed';
+export type { SimilarityKernelPreference } from './embedding/similarity-kernel';
 export type { VectorCacheOptions } from './embedding/vector-cache';
 export { VectorCache } from './embedding/vector-cache';
 export type { RequestCatalog, RequestTools, ResolvedTools } from './engine/request-catalogs';

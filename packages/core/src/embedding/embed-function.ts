@@ -1,3 +1,5 @@
+import type { SimilarityKernelPreference } from './similarity-kernel';
+
 /**
  * Turns texts into vectors: one vector per text, in the texts' order, all of one dimension. Any
  * model fits: an AI SDK embedding model through `embedMany`, a LangChain `Embeddings`, an
@@ -59,6 +61,13 @@ export interface FusionSettings {
    * model are never restored (see `engine.vectorCache`).
    */
   model?: string;
+  /**
+   * What computes similarities: `'auto'` uses a WebAssembly SIMD kernel where the runtime allows
+   * it, else JavaScript; `'js'` always uses JavaScript (for runtimes or content security policies
+   * that forbid compiling WebAssembly). Rankings are identical; only the speed differs.
+   * @default 'auto'
+   */
+  kernel?: SimilarityKernelPreference;
 }
 
 /** Why an embedding call was not used: it threw or rejected, took too long, or returned vectors of the wrong shape. */

@@ -4,7 +4,9 @@ import type { ToolIndex } from '../search/tool-index';
 import { contentHash } from './content-hash';
 import { EmbeddingError, type EmbedFunction } from './embed-function';
 import { toEmbeddingText } from './embedding-text';
+import type { SimilarityKernelPreference } from './similarity-kernel';
 import { toUnitVector, type VectorCache } from './vector-cache';
+import { VectorMatrix } from './vector-matrix';
 
 /** Embedding calls for tool texts running at once per engine: fast warm-up, gentle on rate limits. */
 const MAX_CONCURRENT_CALLS = 4;
@@ -14,21 +16,13 @@ const MAX_CACHED_QUERY_VECTORS = 256;
 /** Where an embedding failure is reported (the session's `onError`, with its thread). */
 export type EmbeddingReporter = (operation: 'embed.tools' | 'embed.query', error: unknown) => void;
 
-/** A catalog and the index built from it: what a search ranks. */
+/**
+ * A catalog and the index built from it: what a search ranks. Lists of them start with the
+ * engine's own catalog (then a request's resolved tools, if any).
+ */
 export interface Searchable<TTool> {
   index: ToolIndex;
   catalog: ReadonlyMap<string, CatalogEntry<TTool>>;
-}
-
-/** The tools of one index that have vectors, at the cache state it was read at. */
-export interface VectorRows {
-  ids: string[];
-  vectors: Float32Array[];
-  dimension: number;
-  /** Every tool of the index has its vector: the rows never change again. */
-  complete: boolean;
-  version: number;
-  generation: number;
 }
 
 /** The texts of an index's tools, by id, with their content hashes. */
@@ -48,8 +42,9 @@ export class ToolEmbeddings {
   readonly #embed: EmbedFunction;
   readonly #timeout: number;
   readonly #batchSize: number;
+  readonly #kernel: SimilarityKernelPreference;
   readonly #texts = new WeakMap<ToolIndex, IndexTexts>();
-  readonly #rows = new WeakMap<ToolIndex, VectorRows>();
+  readonly #matrices = new WeakMap<ToolIndex, VectorMatrix>();
   /** Hashes whose text is being embedded, to the call that will settle them. */
   readonly #pending = new Map<string, Promise<boolean>>();
   readonly #queries = new Map<string, Float32Array>();
@@ -63,11 +58,13 @@ export class ToolEmbeddings {
     cache: VectorCache;
     timeout: number;
     batchSize: number;
+    kernel: SimilarityKernelPreference;
   }) {
     this.#embed = options.embed;
     this.cache = options.cache;
     this.#timeout = options.timeout;
     this.#batchSize = options.batchSize;
+    this.#kernel = options.kernel;
   }
 
   /**
@@ -89,6 +86,10 @@ export class ToolEmbeddings {
     if (missing) {
       throw new EmbeddingError('error', 'Some tool texts could not be embedded; see onError');
     }
+    // Build the matrices now too, so the first search finds them ready.
+    for (const [position, { index, catalog }] of searchables.entries()) {
+      this.matrixOf(index, catalog, position === 0);
+    }
   }
 
   /**
@@ -100,33 +101,42 @@ export class ToolEmbeddings {
     searchables: readonly Searchable<TTool>[],
     query: string,
     report: EmbeddingReporter,
-  ): Promise<{ query: Float32Array; rows: VectorRows[] } | undefined> {
+  ): Promise<{ query: Float32Array; matrices: (VectorMatrix | undefined)[] } | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.#timeout);
-      timer.unref?.();
-    });
     try {
+      // Once every tool has its vector (the usual case) there is nothing to start or wait for.
+      const ready = searchables.every(
+        ({ index, catalog }, position) =>
+          this.matrixOf(index, catalog, position === 0)?.complete === true,
+      );
       // Never rejects: failures are reported, and the vectors that arrived are used.
-      const tools = this.#ensure(searchables, report);
+      const tools = ready ? undefined : this.#ensure(searchables, report);
+      const deadline =
+        tools &&
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.#timeout);
+          timer.unref?.();
+        });
       const queryVector = await this.#queryVector(query, report);
       if (queryVector === undefined) return undefined;
       // Tool calls still running at the deadline go on: their vectors serve later searches.
-      await Promise.race([tools, deadline]);
-      const rows = searchables.map(({ index, catalog }) => this.rowsOf(index, catalog));
-      if (rows.every((row) => row.ids.length === 0)) return undefined;
-      const dimension = rows.find((row) => row.ids.length > 0)!.dimension;
-      if (queryVector.length !== dimension) {
+      if (tools) await Promise.race([tools, deadline]);
+      const matrices = searchables.map(({ index, catalog }, position) =>
+        this.matrixOf(index, catalog, position === 0),
+      );
+      const filled = matrices.find((matrix) => matrix !== undefined && matrix.present > 0);
+      if (!filled) return undefined;
+      if (queryVector.length !== filled.dimension) {
         report(
           'embed.query',
           new EmbeddingError(
             'shape',
-            `The query's vector has ${queryVector.length} dimensions, the tools' have ${dimension}`,
+            `The query's vector has ${queryVector.length} dimensions, the tools' have ${filled.dimension}`,
           ),
         );
         return undefined;
       }
-      return { query: queryVector, rows };
+      return { query: queryVector, matrices };
     } catch (error) {
       report('embed.tools', toEmbeddingError(error));
       return undefined;
@@ -135,36 +145,34 @@ export class ToolEmbeddings {
     }
   }
 
-  /** The tools of an index that have vectors now; rebuilt only while some are missing. */
-  rowsOf<TTool>(index: ToolIndex, catalog: ReadonlyMap<string, CatalogEntry<TTool>>): VectorRows {
+  /**
+   * The vectors of an index's tools as a matrix, with the rows that arrived since the last call;
+   * `undefined` while the cache holds no vector (its dimension is unknown) or the index is empty.
+   * @param own - the engine's own catalog (it lives as long as the cache): the cache then shares
+   *   the matrix's copy of each vector instead of holding its own
+   */
+  matrixOf<TTool>(
+    index: ToolIndex,
+    catalog: ReadonlyMap<string, CatalogEntry<TTool>>,
+    own = false,
+  ): VectorMatrix | undefined {
     const cache = this.cache;
-    const known = this.#rows.get(index);
-    if (
-      known &&
-      known.generation === cache.generation &&
-      (known.complete || known.version === cache.version)
-    ) {
-      return known;
+    let matrix = this.#matrices.get(index);
+    if (matrix === undefined || matrix.generation !== cache.generation) {
+      const dimension = cache.dimension;
+      const texts = this.#textsOf(index, catalog);
+      if (dimension === undefined || texts.ids.length === 0) return undefined;
+      matrix = new VectorMatrix({
+        ids: texts.ids,
+        hashes: texts.hashes,
+        dimension,
+        generation: cache.generation,
+        kernel: this.#kernel,
+      });
+      this.#matrices.set(index, matrix);
     }
-    const texts = this.#textsOf(index, catalog);
-    const ids: string[] = [];
-    const vectors: Float32Array[] = [];
-    for (let position = 0; position < texts.ids.length; position++) {
-      const vector = cache.get(texts.hashes[position]!);
-      if (vector === undefined) continue;
-      ids.push(texts.ids[position]!);
-      vectors.push(vector);
-    }
-    const rows: VectorRows = {
-      ids,
-      vectors,
-      dimension: cache.dimension ?? 0,
-      complete: ids.length === texts.ids.length,
-      version: cache.version,
-      generation: cache.generation,
-    };
-    this.#rows.set(index, rows);
-    return rows;
+    matrix.fill(cache, own);
+    return matrix;
   }
 
   #textsOf<TTool>(index: ToolIndex, catalog: ReadonlyMap<string, CatalogEntry<TTool>>): IndexTexts {
@@ -201,9 +209,9 @@ export class ToolEmbeddings {
   ): Promise<void> {
     const waits: Promise<boolean>[] = [];
     const missing = new Map<string, string>();
-    for (const { index, catalog } of searchables) {
+    for (const [position, { index, catalog }] of searchables.entries()) {
+      if (this.matrixOf(index, catalog, position === 0)?.complete) continue;
       const texts = this.#textsOf(index, catalog);
-      if (this.rowsOf(index, catalog).complete) continue;
       for (let position = 0; position < texts.hashes.length; position++) {
         const hash = texts.hashes[position]!;
         if (this.cache.get(hash) !== undefined || missing.has(hash)) continue;

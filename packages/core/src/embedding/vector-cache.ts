@@ -95,6 +95,15 @@ export class VectorCache {
     this.#version++;
   }
 
+  /**
+   * @internal Stores `copy`, an exact copy of the vector stored for `hash`, in its place, so the
+   * two are held once (the similarity matrix keeps its rows contiguous). Not a change: the version
+   * stays.
+   */
+  share(hash: string, copy: Float32Array): void {
+    if (this.#vectors.get(hash)?.length === copy.length) this.#vectors.set(hash, copy);
+  }
+
   /** Forgets every vector (and the dimension). */
   clear(): void {
     this.#vectors.clear();
@@ -224,19 +233,62 @@ export function toUnitVector(vector: ArrayLike<number>): Float32Array | undefine
   if (vector === null || typeof vector !== 'object' || typeof vector.length !== 'number') {
     return undefined;
   }
-  const length = vector.length;
-  if (length === 0) return undefined;
-  let sumOfSquares = 0;
-  for (let i = 0; i < length; i++) {
-    const value = vector[i];
-    if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
-    sumOfSquares += value * value;
-  }
-  const unit = new Float32Array(length);
-  // Huge but finite components overflow the sum; such a vector is as unusable as NaN.
+  if (vector.length === 0) return undefined;
+  // Each kind of input gets its own loop: one loop over arrays and typed arrays alike reads
+  // every element through a slow, polymorphic path.
+  if (vector instanceof Float32Array) return scaledFloats(vector, sumOfSquaresOfFloats(vector));
+  if (Array.isArray(vector)) return scaledCopy(vector, sumOfSquaresOfArray(vector));
+  return scaledCopy(vector, sumOfSquaresOfAny(vector));
+}
+
+/** {@link scaledCopy} for a Float32Array, in its own function so both loops stay monomorphic. */
+function scaledFloats(vector: Float32Array, sumOfSquares: number): Float32Array | undefined {
   if (!Number.isFinite(sumOfSquares)) return undefined;
   const scale = sumOfSquares > 0 ? 1 / Math.sqrt(sumOfSquares) : 0;
-  for (let i = 0; i < length; i++) unit[i] = vector[i]! * scale;
+  const unit = new Float32Array(vector.length);
+  for (let i = 0; i < unit.length; i++) unit[i] = vector[i]! * scale;
+  return unit;
+}
+
+/** Σ v², or NaN when a value is not finite. */
+function sumOfSquaresOfFloats(vector: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) {
+    const value = vector[i]!;
+    if (!Number.isFinite(value)) return Number.NaN;
+    sum += value * value;
+  }
+  return sum;
+}
+
+/** Σ v², or NaN when a value is not a finite number (arrays may hold anything). */
+function sumOfSquaresOfArray(vector: readonly unknown[]): number {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) {
+    const value = vector[i];
+    if (typeof value !== 'number' || !Number.isFinite(value)) return Number.NaN;
+    sum += value * value;
+  }
+  return sum;
+}
+
+function sumOfSquaresOfAny(vector: ArrayLike<unknown>): number {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) {
+    const value = vector[i];
+    if (typeof value !== 'number' || !Number.isFinite(value)) return Number.NaN;
+    sum += value * value;
+  }
+  return sum;
+}
+
+function scaledCopy(vector: ArrayLike<number>, sumOfSquares: number): Float32Array | undefined {
+  // NaN: a value was not finite. Infinity: huge but finite components overflowed the sum; such
+  // a vector is as unusable as NaN.
+  if (!Number.isFinite(sumOfSquares)) return undefined;
+  const scale = sumOfSquares > 0 ? 1 / Math.sqrt(sumOfSquares) : 0;
+  const unit = new Float32Array(vector.length);
+  for (let i = 0; i < unit.length; i++) unit[i] = vector[i]! * scale;
   return unit;
 }
 

@@ -423,6 +423,7 @@ describe('ToolSearchEngine options for fusion', () => {
     [{ fusion: { timeout: Number.POSITIVE_INFINITY } }, /timeout/],
     [{ fusion: { batchSize: 1.5 } }, /batchSize/],
     [{ fusion: { minSimilarity: Number.NaN } }, /minSimilarity/],
+    [{ fusion: { kernel: 'gpu' } }, /fusion.kernel/],
   ])('rejects %j', (options, message) => {
     expect(() => engineFor(options as Options)).toThrow(message);
   });

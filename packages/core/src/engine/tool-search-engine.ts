@@ -112,6 +112,7 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
         cache: this.vectorCache,
         timeout: fusion.timeout,
         batchSize: fusion.batchSize,
+        kernel: fusion.kernel,
       });
     } else {
       this.vectorCache = undefined;
@@ -342,6 +343,11 @@ function resolveFusion(settings: FusionSettings | undefined): ResolvedFusionSett
     throw new RangeError(
       `ToolSearchEngine: fusion.batchSize must be an integer >= 1, got ${batchSize}`,
     );
+  const kernel = settings?.kernel ?? 'auto';
+  if (kernel !== 'auto' && kernel !== 'js')
+    throw new TypeError(
+      `ToolSearchEngine: fusion.kernel must be 'auto' or 'js', got ${String(kernel)}`,
+    );
   const model = settings?.model;
   if (model !== undefined && typeof model !== 'string')
     throw new TypeError('ToolSearchEngine: fusion.model must be a string');
@@ -352,6 +358,7 @@ function resolveFusion(settings: FusionSettings | undefined): ResolvedFusionSett
     minSimilarity,
     timeout,
     batchSize,
+    kernel,
     ...(model !== undefined && { model }),
   };
 }

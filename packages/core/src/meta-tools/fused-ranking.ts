@@ -1,6 +1,6 @@
-import { rankBySimilarity } from '../embedding/similarity-ranking';
+import { SimilarityScan } from '../embedding/similarity-ranking';
 import type { ToolSearchSession } from '../engine/tool-search-session';
-import { fuseRankings } from '../search/reciprocal-rank-fusion';
+import { type FusedResult, fuseRankings } from '../search/reciprocal-rank-fusion';
 import { searchIndexes } from '../search/search-indexes';
 import type { SearchHit } from '../search/tool-descriptor';
 
@@ -37,25 +37,33 @@ export async function fusedRanker<TTool, TContext>(
   const { k, textWeight, vectorWeight, minSimilarity } = options.fusion;
   const best = (textWeight + vectorWeight) / (k + 1);
   const indexes = session.indexes;
+  // The first pass over every tool's vector runs once per search, whatever the windows.
+  const similarity = new SimilarityScan(prepared.query, prepared.matrices);
+  // Windows up to MIN_FUSION_DEPTH rank the same depth: computed once.
+  let last: { depth: number; fused: FusedResult[] } | undefined;
   return (window) => {
     const depth = Math.max(window, MIN_FUSION_DEPTH);
-    const text = searchIndexes(indexes, query, {
-      topK: depth,
-      minScore: options.minScore,
-      ...(indexFilters && { indexFilters }),
-    });
-    const similar = rankBySimilarity(prepared.query, prepared.rows, {
-      depth,
-      minSimilarity,
-      ...(indexFilters && { filters: indexFilters }),
-    });
-    return fuseRankings(
-      [
-        { ids: text.map((hit) => hit.id), weight: textWeight },
-        { ids: similar.map((hit) => hit.id), weight: vectorWeight },
-      ],
-      k,
-    )
+    if (last?.depth !== depth) {
+      const text = searchIndexes(indexes, query, {
+        topK: depth,
+        minScore: options.minScore,
+        ...(indexFilters && { indexFilters }),
+      });
+      const similar = similarity.rank({
+        depth,
+        minSimilarity,
+        ...(indexFilters && { filters: indexFilters }),
+      });
+      const fused = fuseRankings(
+        [
+          { ids: text.map((hit) => hit.id), weight: textWeight },
+          { ids: similar.map((hit) => hit.id), weight: vectorWeight },
+        ],
+        k,
+      );
+      last = { depth, fused };
+    }
+    return last.fused
       .slice(0, window)
       .map(({ id, score }) => ({ id, score: score / best, description: '' }));
   };

@@ -30,51 +30,67 @@ export class TopK<TEntry extends { score: number; id: string }> {
       this.#siftUp(heap.length - 1);
     } else if (this.accepts(entry.score, entry.id)) {
       heap[0] = entry;
-      this.#siftDown(0);
+      siftDown(heap, 0, heap.length);
     }
   }
 
   /** The kept entries, best first. */
   sorted(): TEntry[] {
-    return [...this.#heap].sort((left, right) =>
-      isBetter(left.score, left.id, right.score, right.id) ? -1 : 1,
-    );
+    // Heapsort on a copy: the worst entry (the root) moves to the end, then the next worst...
+    const entries = [...this.#heap];
+    for (let end = entries.length - 1; end > 0; end--) {
+      const worst = entries[0]!;
+      entries[0] = entries[end]!;
+      siftDown(entries, 0, end);
+      entries[end] = worst;
+    }
+    return entries;
   }
 
+  // Sifts move a hole instead of swapping pairs: a destructuring swap allocates in hot loops.
   #siftUp(start: number): void {
     const heap = this.#heap;
+    const entry = heap[start]!;
     let index = start;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if (!isWorse(heap[index]!, heap[parent]!)) break;
-      [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
+      const above = heap[parent]!;
+      if (!isBetter(above.score, above.id, entry.score, entry.id)) break;
+      heap[index] = above;
       index = parent;
     }
+    heap[index] = entry;
   }
+}
 
-  #siftDown(start: number): void {
-    const heap = this.#heap;
-    let index = start;
-    for (;;) {
-      const left = index * 2 + 1;
-      const right = left + 1;
-      let worst = index;
-      if (left < heap.length && isWorse(heap[left]!, heap[worst]!)) worst = left;
-      if (right < heap.length && isWorse(heap[right]!, heap[worst]!)) worst = right;
-      if (worst === index) return;
-      [heap[index], heap[worst]] = [heap[worst]!, heap[index]!];
-      index = worst;
+/** Moves `heap[start]` down to its place among the first `length` entries (worst at the root). */
+function siftDown<TEntry extends { score: number; id: string }>(
+  heap: TEntry[],
+  start: number,
+  length: number,
+): void {
+  const entry = heap[start]!;
+  let index = start;
+  for (;;) {
+    const left = index * 2 + 1;
+    if (left >= length) break;
+    const right = left + 1;
+    let child = left;
+    let worst = heap[left]!;
+    if (right < length) {
+      const other = heap[right]!;
+      if (isBetter(worst.score, worst.id, other.score, other.id)) {
+        child = right;
+        worst = other;
+      }
     }
+    if (!isBetter(entry.score, entry.id, worst.score, worst.id)) break;
+    heap[index] = worst;
+    index = child;
   }
+  heap[index] = entry;
 }
 
 function isBetter(score: number, id: string, otherScore: number, otherId: string): boolean {
   return score > otherScore || (score === otherScore && id < otherId);
-}
-
-function isWorse(
-  entry: { score: number; id: string },
-  other: { score: number; id: string },
-): boolean {
-  return isBetter(other.score, other.id, entry.score, entry.id);
 }
