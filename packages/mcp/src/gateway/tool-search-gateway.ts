@@ -138,11 +138,24 @@ export class ToolSearchGateway {
       this.upstreams.retryMissing();
       return { tools: await this.#listTools(threadId) };
     });
+    let closed = false;
     server.setRequestHandler('tools/call', async (request, context) => {
       await this.#ready;
-      return this.#callTool(threadId, request.params.name, request.params.arguments, context);
+      try {
+        return await this.#callTool(
+          threadId,
+          request.params.name,
+          request.params.arguments,
+          context,
+        );
+      } finally {
+        // A call still running when its session closed (a load, a touch) writes after the
+        // clean-up below: clear again, or a disconnected session's loads stay in the store.
+        if (closed) await this.#engine.clearState(threadId).catch(() => undefined);
+      }
     });
     server.onclose = () => {
+      closed = true;
       if (this.#sessions.get(threadId) === server) this.#sessions.delete(threadId);
       this.#engine.clearState(threadId).catch(() => undefined);
     };
