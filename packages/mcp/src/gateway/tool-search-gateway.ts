@@ -20,6 +20,7 @@ import {
 import type { ExposeMode, ToolSearchConfig } from '../config/gateway-config';
 import { UpstreamError } from '../upstream/upstream-connection';
 import type { GatewayTool, UpstreamManager } from '../upstream/upstream-manager';
+import { isNestedDeeperThan, MAX_ARGUMENT_DEPTH } from './argument-depth';
 import { CALL_TOOL_DEFINITION, CALL_TOOL_NAME, toMcpDefinition } from './gateway-tool-definitions';
 
 /** Options of {@link createToolSearchGateway}. */
@@ -277,6 +278,11 @@ export class ToolSearchGateway {
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult> {
     if (!(await session.isActive(name))) return errorResult(this.#notLoadedMessage(name));
+    if (isNestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+      return errorResult(
+        `The arguments of "${echo(name)}" are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, which no tool takes; the call was not sent.`,
+      );
+    }
     try {
       return await this.upstreams.callTool(name, args);
     } catch (error) {
@@ -287,7 +293,7 @@ export class ToolSearchGateway {
   }
 
   #notLoadedMessage(name: string): string {
-    const shown = name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
+    const shown = echo(name);
     const how = this.#toolSearch.autoLoad
       ? 'Call search_tools with what you want to do (the tools it finds are loaded)'
       : 'Call search_tools with what you want to do, then load_tool with the exact name it returns';
@@ -342,6 +348,11 @@ export function createToolSearchGateway(options: ToolSearchGatewayOptions): Tool
 
 async function activeIds(session: ToolSearchSession<GatewayTool>): Promise<string> {
   return (await session.activeTools()).map((tool) => tool.id).join('\u0000');
+}
+
+/** A tool name as error messages show it: cut, so a hostile name is never echoed whole. */
+function echo(name: string): string {
+  return name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
 }
 
 function errorResult(message: string): CallToolResult {
