@@ -25,6 +25,8 @@ export interface CountingUpstream {
   url: URL;
   /** Every execution since the last `reset()`, in order. */
   readonly executions: Execution[];
+  /** `tools/list` requests answered (a gateway lists the tools each time it connects). */
+  readonly listings: number;
   mode: UpstreamMode;
   /** The tools it offers (its own names). */
   readonly tools: readonly Tool[];
@@ -47,7 +49,7 @@ export async function startCountingUpstream(names: readonly string[]): Promise<C
     inputSchema: OBJECT_SCHEMA,
   }));
   const executions: Execution[] = [];
-  const state = { mode: 'ok' as UpstreamMode };
+  const state = { mode: 'ok' as UpstreamMode, listings: 0 };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (state.mode === 'down') {
@@ -58,7 +60,10 @@ export async function startCountingUpstream(names: readonly string[]): Promise<C
       { name: 'counting-upstream', version: '1.0.0' },
       { capabilities: { tools: {} } },
     );
-    server.setRequestHandler('tools/list', () => ({ tools }));
+    server.setRequestHandler('tools/list', () => {
+      state.listings++;
+      return { tools };
+    });
     server.setRequestHandler('tools/call', (call) => {
       const { name, arguments: args = {} } = call.params;
       if (!tools.some((tool) => tool.name === name)) throw new Error(`no tool named ${name}`);
@@ -90,6 +95,9 @@ export async function startCountingUpstream(names: readonly string[]): Promise<C
   return {
     url: new URL(`http://127.0.0.1:${port}/mcp`),
     executions,
+    get listings() {
+      return state.listings;
+    },
     get mode() {
       return state.mode;
     },
