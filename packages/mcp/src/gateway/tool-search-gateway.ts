@@ -139,6 +139,9 @@ export class ToolSearchGateway {
       this.upstreams.retryMissing();
       return { tools: await this.#listTools(threadId) };
     });
+    // The transport's own errors (a line that is not JSON-RPC, a message over the SDK's size
+    // limit, which ends a stdio session) would otherwise go unseen: they reach the log.
+    server.onerror = (error) => this.#log(`session ${threadId}: ${oneLine(error)}`);
     let closed = false;
     server.setRequestHandler('tools/call', async (request, context) => {
       await this.#ready;
@@ -348,6 +351,15 @@ export function createToolSearchGateway(options: ToolSearchGatewayOptions): Tool
 
 async function activeIds(session: ToolSearchSession<GatewayTool>): Promise<string> {
   return (await session.activeTools()).map((tool) => tool.id).join('\u0000');
+}
+
+/** Characters of an error kept in a log line. */
+const MAX_LOGGED_ERROR = 300;
+
+/** An error as one log line, cut to 300 characters. */
+function oneLine(error: unknown): string {
+  const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+  return text.length > MAX_LOGGED_ERROR ? `${text.slice(0, MAX_LOGGED_ERROR)}…` : text;
 }
 
 /** A tool name as error messages show it: cut, so a hostile name is never echoed whole. */
