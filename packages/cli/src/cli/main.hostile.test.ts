@@ -59,6 +59,7 @@ beforeAll(async () => {
     tools: [...OFFICE_TOOLS, ...OFFICE_TOOLS],
   });
   files.badTools = await temp.write('bad-tools.json', { tools: [42, null, { id: 7 }] });
+  files.bom = await temp.write('bom.json', `\uFEFF${JSON.stringify({ tools: OFFICE_TOOLS })}`);
 });
 afterAll(() => temp.dispose());
 
@@ -205,6 +206,11 @@ const ROWS: Row[] = [
     stderr: /cannot be read|no such file/,
   },
   { argv: ['search', '/', 'weather'], code: EXIT_CODES.input, stderr: /is a folder/ },
+  {
+    argv: ['search', '<bom>', 'weather', '--json'],
+    code: EXIT_CODES.ok,
+    check: (run) => expect((JSON.parse(run.stdout) as { id: string }[])[0]?.id).toBe('get_weather'),
+  },
   {
     argv: ['search', '<huge>', 'weather', '--json'],
     code: EXIT_CODES.ok,
