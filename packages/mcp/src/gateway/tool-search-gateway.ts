@@ -141,7 +141,8 @@ export class ToolSearchGateway {
     });
     // The transport's own errors (a line that is not JSON-RPC, a message over the SDK's size
     // limit, which ends a stdio session) would otherwise go unseen: they reach the log.
-    server.onerror = (error) => this.#log(`session ${threadId}: ${oneLine(error)}`);
+    // Only the id's start: over HTTP the id is the session's capability, and logs are read by others.
+    server.onerror = (error) => this.#log(`session ${threadId.slice(0, 8)}…: ${oneLine(error)}`);
     let closed = false;
     server.setRequestHandler('tools/call', async (request, context) => {
       await this.#ready;
