@@ -72,6 +72,15 @@ describe('ToolSearchGateway sessions', () => {
 
   async function connectInMemory(gateway: ToolSearchGateway, threadId: string): Promise<Client> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gateway.connect(serverSide, { threadId, forgetOnClose: true });
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    return client;
+  }
+
+  /** A connection to a thread the caller names (not forgotten on close). */
+  async function connectShared(gateway: ToolSearchGateway, threadId: string): Promise<Client> {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await gateway.connect(serverSide, { threadId });
     const client = new Client({ name: 'test-client', version: '1.0.0' });
     await client.connect(clientSide);
@@ -116,6 +125,58 @@ describe('ToolSearchGateway sessions', () => {
     } finally {
       gated.release();
       await gateway.close();
+    }
+  });
+
+  it('keeps a thread it was given when one of its connections closes', async () => {
+    const memory = createMemoryStore({ ttl: 0 });
+    const gateway = createGateway(memory);
+    try {
+      const first = await connectShared(gateway, 'user-42');
+      const second = await connectShared(gateway, 'user-42');
+      await callTool(first, 'load_tool', { toolName: 'up__echo' });
+      expect(gateway.sessionCount).toBe(2);
+      expect(await listToolNames(second)).toEqual(['search_tools', 'load_tool', 'up__echo']);
+      await second.close();
+      await eventually(() => gateway.sessionCount === 1);
+      expect(gateway.sessionCount).toBe(1);
+      expect(await listToolNames(first)).toEqual(['search_tools', 'load_tool', 'up__echo']);
+      expect(await memory.get('user-42')).toMatchObject({ tools: [{ id: 'up__echo' }] });
+      await first.close();
+      await eventually(() => gateway.sessionCount === 0);
+      // Named threads are the caller's to clear: the last connection closing keeps them too.
+      expect(await memory.get('user-42')).toMatchObject({ tools: [{ id: 'up__echo' }] });
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it("keeps another instance's session loads when a connection to its thread closes (a shared store)", async () => {
+    const shared = createMemoryStore({ ttl: 0 });
+    const a = createGateway(shared);
+    const b = createGateway(shared);
+    const http = await serveGatewayHttp(a, { port: 0 });
+    try {
+      const transport = new StreamableHTTPClientTransport(http.url);
+      const owner = new Client({ name: 'owner', version: '1.0.0' });
+      await owner.connect(transport);
+      await callTool(owner, 'load_tool', { toolName: 'up__echo' });
+      // Instance B serves the same thread for a while (the README's multi-instance setup).
+      const helper = await connectShared(b, transport.sessionId!);
+      expect(await listToolNames(helper)).toEqual(['search_tools', 'load_tool', 'up__echo']);
+      await helper.close();
+      await eventually(() => b.sessionCount === 0);
+      expect(await listToolNames(owner)).toEqual(['search_tools', 'load_tool', 'up__echo']);
+      // The session's own end (DELETE on its instance) does clear it.
+      const id = transport.sessionId!;
+      await transport.terminateSession();
+      await owner.close();
+      await eventually(async () => (await shared.get(id)) === undefined);
+      expect(await shared.get(id)).toBeUndefined();
+    } finally {
+      await http.close();
+      await a.close();
+      await b.close();
     }
   });
 

@@ -260,7 +260,7 @@ class World {
     } else {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       const threadId = `thread-${this.#nextThread++}`;
-      await this.gateway.connect(serverSide, { threadId });
+      await this.gateway.connect(serverSide, { threadId, forgetOnClose: true });
       await client.connect(clientSide);
       session = { client, transport: clientSide, threadId };
     }

@@ -55,6 +55,13 @@ export interface GatewaySessionOptions {
    * @default a fresh random id (one connection, one thread)
    */
   threadId?: string;
+  /**
+   * Whether closing the session clears its thread's loaded tools.
+   * @default true when the gateway picks the thread id; false for a `threadId` you give, since a
+   * thread you name may be served by other connections too (another one here, or another
+   * instance's through a shared store), and one of them closing must not empty it for the rest
+   */
+  forgetOnClose?: boolean;
 }
 
 /** Longest tool name echoed back in an error message. */
@@ -77,7 +84,8 @@ export class ToolSearchGateway {
   readonly #store: LoadedToolsStore;
   /** The store the gateway made itself, and so disposes of. */
   readonly #ownStore: MemoryStore | undefined;
-  readonly #sessions = new Map<string, Server>();
+  /** Open sessions, each with its thread (several sessions may share one thread). */
+  readonly #sessions = new Map<Server, string>();
   readonly #ready: Promise<void>;
   readonly #unsubscribe: () => void;
   #engine: ToolSearchEngine<GatewayTool>;
@@ -98,7 +106,7 @@ export class ToolSearchGateway {
     });
     this.#unsubscribe = this.upstreams.onToolsChanged((tools) => {
       this.#engine = this.#buildEngine(tools, true);
-      for (const server of this.#sessions.values()) {
+      for (const server of this.#sessions.keys()) {
         server.sendToolListChanged().catch(() => undefined);
       }
     });
@@ -121,10 +129,11 @@ export class ToolSearchGateway {
 
   /**
    * A new MCP server for one session; connect it to any transport. Its loaded tools are its own.
-   * @param options - the session's thread id
+   * @param options - the session's thread id, and whether closing it clears that thread
    */
   createServer(options: GatewaySessionOptions = {}): Server {
     const threadId = options.threadId ?? randomUUID();
+    const forget = options.forgetOnClose ?? options.threadId === undefined;
     const { autoLoad = false, unloadTool = false } = this.#toolSearch;
     const proxyNote =
       this.expose === 'proxy'
@@ -156,15 +165,15 @@ export class ToolSearchGateway {
       } finally {
         // A call still running when its session closed (a load, a touch) writes after the
         // clean-up below: clear again, or a disconnected session's loads stay in the store.
-        if (closed) await this.#engine.clearState(threadId).catch(() => undefined);
+        if (closed && forget) await this.#engine.clearState(threadId).catch(() => undefined);
       }
     });
     server.onclose = () => {
       closed = true;
-      if (this.#sessions.get(threadId) === server) this.#sessions.delete(threadId);
-      this.#engine.clearState(threadId).catch(() => undefined);
+      this.#sessions.delete(server);
+      if (forget) this.#engine.clearState(threadId).catch(() => undefined);
     };
-    this.#sessions.set(threadId, server);
+    this.#sessions.set(server, threadId);
     return server;
   }
 
@@ -192,7 +201,7 @@ export class ToolSearchGateway {
   async close(): Promise<void> {
     this.#unsubscribe();
     await Promise.all(
-      [...this.#sessions.values()].map((server) => server.close().catch(() => undefined)),
+      [...this.#sessions.keys()].map((server) => server.close().catch(() => undefined)),
     );
     this.#sessions.clear();
     await this.upstreams.close();
@@ -330,10 +339,11 @@ export class ToolSearchGateway {
       // On the request's own stream, so an HTTP client without a standalone stream still hears it.
       await context.mcpReq.notify(notification);
     } catch {
-      await this.#sessions
-        .get(threadId)
-        ?.sendToolListChanged()
-        .catch(() => undefined);
+      // Every open session of the thread: they all list its tools.
+      const sessions = [...this.#sessions].filter(([, thread]) => thread === threadId);
+      await Promise.all(
+        sessions.map(([server]) => server.sendToolListChanged().catch(() => undefined)),
+      );
     }
   }
 }
