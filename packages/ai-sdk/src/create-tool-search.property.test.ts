@@ -7,8 +7,7 @@
  * meta-tools, the allowed pins and the loaded tools the reference model predicts (in load order
  * on ai 7); a tool that was not offered never ran; no conversation saw another's loads.
  *
- * Replay a failure with the printed seed and path: `TOOL_SEARCH_PROPERTY_SEED=<seed>
- * TOOL_SEARCH_PROPERTY_PATH=<path> pnpm --filter tool-search-ai-sdk test property`.
+ * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
 import fc from 'fast-check';
 import { createMemoryStore, type LoadedToolsStore, type MemoryStore } from 'tool-search-core';
@@ -17,7 +16,7 @@ import { createToolSearch, type ToolSearch } from './create-tool-search';
 import { AdapterModel, type Phase } from './test-utils/adapter-model';
 import { AI_MAJORS, type AiMajor } from './test-utils/ai-majors';
 import { createCatalog, type Executions } from './test-utils/catalog';
-import { propertyRuns } from './test-utils/property-runs';
+import { commandsConstraints, propertyRuns } from './test-utils/property-runs';
 import { type Catalog, type Context, toolResultsOf, withContext } from './test-utils/setup';
 
 /** A valid input for each catalog tool, so an offered tool really runs when called. */
@@ -377,7 +376,7 @@ describe('createToolSearch under random use', () => {
       await fc.assert(
         fc.asyncProperty(
           configArbitrary,
-          fc.commands(commandArbitraries, { maxCommands: 12 }),
+          fc.commands(commandArbitraries, commandsConstraints(12)),
           async (config, commands) => {
             const model = Object.assign(
               new AdapterModel({

@@ -8,8 +8,7 @@
  * reference model predicts, in load order; a catalog tool ran only when it was bound; no
  * conversation saw another's loads.
  *
- * Replay a failure with the printed seed and path: `TOOL_SEARCH_PROPERTY_SEED=<seed>
- * TOOL_SEARCH_PROPERTY_PATH=<path> pnpm --filter tool-search-langchain test property`.
+ * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
 import { type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
@@ -21,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AdapterModel, type Phase } from './testing/adapter-model';
 import { type CallLog, recordBoundTools, type Step, scriptedModel } from './testing/fixtures';
-import { propertyRuns } from './testing/property-runs';
+import { commandsConstraints, propertyRuns } from './testing/property-runs';
 import { toolSearchMiddleware } from './tool-search-middleware';
 
 /** A valid input for each catalog tool, so a bound tool really runs when called. */
@@ -377,7 +376,7 @@ describe('toolSearchMiddleware under random use', () => {
       await fc.assert(
         fc.asyncProperty(
           configArbitrary,
-          fc.commands(commandArbitraries, { maxCommands: 10 }),
+          fc.commands(commandArbitraries, commandsConstraints(10)),
           async (config, commands) => {
             const model = Object.assign(
               new AdapterModel({

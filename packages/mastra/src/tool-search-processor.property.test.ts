@@ -9,8 +9,7 @@
  * reference model predicts, in that order; a catalog tool ran only when active; no conversation
  * saw another's loads; `getLoadedToolsForRequestContext` agrees with the step.
  *
- * Replay a failure with the printed seed and path: `TOOL_SEARCH_PROPERTY_SEED=<seed>
- * TOOL_SEARCH_PROPERTY_PATH=<path> pnpm --filter tool-search-mastra test property`.
+ * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
 import type { ProcessInputStepArgs } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
@@ -21,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AdapterModel, type Phase } from './testing/adapter-model';
 import { createCatalog, type ExecutionLog } from './testing/catalog';
-import { propertyRuns } from './testing/property-runs';
+import { commandsConstraints, propertyRuns } from './testing/property-runs';
 import { ToolSearchProcessor } from './tool-search-processor';
 import type { AnyMastraTool } from './tool-search-processor-options';
 
@@ -447,7 +446,7 @@ describe('ToolSearchProcessor under random use', () => {
       await fc.assert(
         fc.asyncProperty(
           configArbitrary,
-          fc.commands(commandArbitraries, { maxCommands: 20 }),
+          fc.commands(commandArbitraries, commandsConstraints(20)),
           async (config, commands) => {
             const model = Object.assign(
               new AdapterModel({

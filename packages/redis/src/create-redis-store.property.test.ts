@@ -8,8 +8,7 @@
  * state equals the model's (no thread sees another's loads); each engine offers exactly the pins
  * and the stored tools, and `isActive` agrees.
  *
- * Replay a failure with the printed seed and path: `TOOL_SEARCH_PROPERTY_SEED=<seed>
- * TOOL_SEARCH_PROPERTY_PATH=<path> pnpm --filter tool-search-redis test property`.
+ * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
 import fc from 'fast-check';
 import {
@@ -25,7 +24,7 @@ import {
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createRedisStore, type RedisStore } from './create-redis-store';
 import { CLIENT_KINDS, type TestClient, uniquePrefix } from './test-utils/clients';
-import { propertyRuns } from './test-utils/property-runs';
+import { commandsConstraints, propertyRuns } from './test-utils/property-runs';
 
 const port = inject('redisPort');
 
@@ -384,7 +383,7 @@ describe.skipIf(port === 0)('createRedisStore under two engines and random use',
             maxLoadedTools: fc.constantFrom(undefined, 1, 2),
             pinned: fc.constantFrom<string[][]>([], ['create_issue']),
           }),
-          fc.commands(commandArbitraries, { maxCommands: 15 }),
+          fc.commands(commandArbitraries, commandsConstraints(15)),
           async (config, commands) => {
             const model = new Model(config);
             vi.setSystemTime(model.clock);

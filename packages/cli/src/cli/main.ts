@@ -46,7 +46,8 @@ export async function main(argv: readonly string[], context: CliContext = {}): P
   });
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     const topic = command === 'help' ? rest[0] : undefined;
-    if (topic !== undefined && topic in COMMAND_USAGE) {
+    // Own keys only: `help constructor` must not print Object's source.
+    if (topic !== undefined && Object.hasOwn(COMMAND_USAGE, topic)) {
       io.print(COMMAND_USAGE[topic as keyof typeof COMMAND_USAGE]);
       return EXIT_CODES.ok;
     }
@@ -64,7 +65,7 @@ export async function main(argv: readonly string[], context: CliContext = {}): P
   if (command === 'serve') {
     return runServe(rest, io, { stdin: context.stdin, signal: context.signal });
   }
-  if (!(command in COMMANDS)) {
+  if (!Object.hasOwn(COMMANDS, command)) {
     return report(
       new UsageError(`unknown command "${command}"; the commands are search, eval, inspect, serve`),
       io,
@@ -83,11 +84,17 @@ export async function main(argv: readonly string[], context: CliContext = {}): P
   }
 }
 
+/**
+ * An error line is cut to this length: messages quote what was given (a command, a flag's value),
+ * and a megabyte pasted by mistake should not flood the terminal.
+ */
+const MAX_ERROR_LINE = 1_000;
+
 /** Prints an error for people (one line each, no stack unless `--debug`) and returns its exit code. */
 function report(error: unknown, io: CliIo, command: string | undefined): number {
   if (isParseArgsError(error)) return report(new UsageError(error.message), io, command);
   if (error instanceof CliError) {
-    for (const line of error.message.split('\n')) io.warn(line);
+    for (const line of error.message.split('\n')) io.warn(cut(line));
     if (error instanceof UsageError)
       io.stderr.write(`Run "tool-search ${command ?? ''}${command ? ' ' : ''}--help" for usage.\n`);
     if (io.debug) {
@@ -96,10 +103,17 @@ function report(error: unknown, io: CliIo, command: string | undefined): number 
     }
     return error.exitCode;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = cut(error instanceof Error ? error.message : String(error));
   io.warn(`unexpected error: ${message}${io.debug ? '' : ' (--debug shows the stack trace)'}`);
   if (io.debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return EXIT_CODES.input;
+}
+
+/** Cuts the middle out of a long line: its start names the input, its end says what is wrong. */
+function cut(line: string): string {
+  if (line.length <= MAX_ERROR_LINE) return line;
+  const half = Math.floor(MAX_ERROR_LINE / 2);
+  return `${line.slice(0, half)} … ${line.slice(-half)}`;
 }
 
 /** `node:util` parseArgs throws TypeErrors with `ERR_PARSE_ARGS_*` codes for a wrong command line. */

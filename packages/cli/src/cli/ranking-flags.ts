@@ -132,7 +132,9 @@ function fieldValue(flag: string, entry: string): [FieldName, string] {
   if (separator < 0)
     throw new UsageError(`${flag} takes FIELD=NUMBER (e.g. ${flag} id=3), got "${entry}"`);
   const name = entry.slice(0, separator).trim();
-  const field = FIELD_ALIASES[name.toLowerCase()];
+  // Own keys only: `__proto__=2` or `constructor=2` must not pass for a field.
+  const alias = name.toLowerCase();
+  const field = Object.hasOwn(FIELD_ALIASES, alias) ? FIELD_ALIASES[alias] : undefined;
   if (!field) {
     throw new UsageError(
       `${flag}: unknown field "${name}"; the fields are id, description, parameters, parameterDescriptions, keywords`,

@@ -5,6 +5,7 @@ import {
   type ToolIndexOptions,
 } from 'tool-search-core';
 import { toExposedName } from 'tool-search-mcp';
+import { CliError } from '../cli/cli-error';
 import { type Catalog, type CatalogTool, toDescriptor } from '../source/catalog';
 import { countJsonTokens, metaToolDefinitions, toFunctionDefinition } from './count-tokens';
 import { DEFAULT_DUPLICATE_THRESHOLD, findNearDuplicates } from './near-duplicates';
@@ -101,10 +102,7 @@ export function inspectCatalog(
   options: InspectCatalogOptions = {},
 ): InspectReport {
   const { tools } = catalog;
-  const perTool = tools.map((tool) => ({
-    id: tool.id,
-    tokens: countJsonTokens([toFunctionDefinition(tool)]),
-  }));
+  const perTool = tools.map((tool) => ({ id: tool.id, tokens: definitionTokens(tool) }));
   const tokenizerOption = options.index?.tokenizer;
   const tokenize =
     typeof tokenizerOption === 'function'
@@ -135,6 +133,23 @@ export function inspectCatalog(
     perTool,
     findings,
   };
+}
+
+/**
+ * A tool's definition in tokens.
+ * @throws {CliError} when it cannot be serialized (a schema nested thousands of levels deep),
+ * which means no model API could be sent it either
+ */
+function definitionTokens(tool: CatalogTool): number {
+  try {
+    return countJsonTokens([toFunctionDefinition(tool)]);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new CliError(
+      `${tool.id}: its definition cannot be serialized to JSON (${error.message}), so no model could be sent it; flatten its inputSchema`,
+      { cause: error },
+    );
+  }
 }
 
 function descriptionFindings(

@@ -48,7 +48,8 @@ export async function readCatalogFile(file: string): Promise<CatalogFile> {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A byte-order mark (editors on Windows write one) is not JSON, but says nothing wrong.
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new CliError(`${file}: is not valid JSON: ${(error as Error).message}`, { cause: error });
   }

@@ -1,13 +1,22 @@
 /**
- * Settings of the property suites: a seed read from `TOOL_SEARCH_PROPERTY_SEED` (printed, so a
- * CI failure can be replayed), an optional replay path from `TOOL_SEARCH_PROPERTY_PATH`, and a
- * run count scaled by `TOOL_SEARCH_PROPERTY_SCALE` (e.g. `10` for a long local hunt).
+ * Settings of the property suites, so that every failure can be replayed:
+ * - the seed comes from `TOOL_SEARCH_PROPERTY_SEED`; without it, CI (`CI` set) uses a fixed seed
+ *   (the same sequences on every run: CI is never flaky) and a local run draws a random one (new
+ *   sequences each time: local runs hunt);
+ * - `TOOL_SEARCH_PROPERTY_PATH` and `TOOL_SEARCH_PROPERTY_REPLAY_PATH` replay one shrunk failure
+ *   (the first is fast-check's path to the failing case, the second the commands' own replay path);
+ * - `TOOL_SEARCH_PROPERTY_SCALE` multiplies the run count (e.g. `10` for a long local hunt).
+ * A failure prints the exact variables that replay it.
  * Each package keeps its own copy of this small file: test helpers are not published.
  */
-import type fc from 'fast-check';
+import { relative } from 'node:path';
+import fc from 'fast-check';
+import { expect } from 'vitest';
 
 /** The largest seed fast-check takes (a 32-bit signed integer). */
 const MAX_SEED = 0x7fffffff;
+/** CI's seed when none is given: any fixed value; this one is the reliability issue's number. */
+export const CI_SEED = 15;
 
 /**
  * fast-check parameters for one suite.
@@ -15,18 +24,56 @@ const MAX_SEED = 0x7fffffff;
  * @param numRuns - generated sequences in a normal (CI) run
  */
 export function propertyRuns(suite: string, numRuns: number): fc.Parameters<unknown> {
-  const fromEnvironment = process.env.TOOL_SEARCH_PROPERTY_SEED;
-  const seed =
-    fromEnvironment !== undefined && fromEnvironment !== ''
-      ? Number(fromEnvironment)
-      : Math.floor(Math.random() * MAX_SEED);
-  if (!Number.isSafeInteger(seed))
-    throw new TypeError(`TOOL_SEARCH_PROPERTY_SEED must be an integer, got "${fromEnvironment}"`);
+  const seed = seedOf(process.env.TOOL_SEARCH_PROPERTY_SEED);
   const scale = Number(process.env.TOOL_SEARCH_PROPERTY_SCALE ?? '1');
   const runs = Math.max(1, Math.round(numRuns * (Number.isFinite(scale) && scale > 0 ? scale : 1)));
-  const path = process.env.TOOL_SEARCH_PROPERTY_PATH;
+  const path = process.env.TOOL_SEARCH_PROPERTY_PATH || undefined;
   console.info(
     `[property] ${suite}: TOOL_SEARCH_PROPERTY_SEED=${seed} numRuns=${runs}${path ? ` path=${path}` : ''}`,
   );
-  return { seed, numRuns: runs, ...(path ? { path } : {}) };
+  return {
+    seed,
+    numRuns: runs,
+    ...(path && { path }),
+    reporter(details) {
+      if (!details.failed) return;
+      const error = new Error(
+        `${fc.defaultReportMessage(details)}\n\nReplay this failure with:\n  ${replayLine(details)}`,
+        { cause: details.errorInstance },
+      );
+      throw error;
+    },
+  };
+}
+
+/**
+ * Constraints for `fc.commands`, with the commands' replay path from
+ * `TOOL_SEARCH_PROPERTY_REPLAY_PATH` (without it, fast-check cannot replay a shrunk sequence).
+ * @param maxCommands - the longest generated sequence
+ */
+export function commandsConstraints(maxCommands: number): fc.CommandsContraints {
+  const replayPath = process.env.TOOL_SEARCH_PROPERTY_REPLAY_PATH || undefined;
+  return { maxCommands, ...(replayPath && { replayPath }) };
+}
+
+function seedOf(fromEnvironment: string | undefined): number {
+  if (fromEnvironment === undefined || fromEnvironment === '')
+    return process.env.CI ? CI_SEED : Math.floor(Math.random() * MAX_SEED);
+  const seed = Number(fromEnvironment);
+  if (!Number.isSafeInteger(seed))
+    throw new TypeError(`TOOL_SEARCH_PROPERTY_SEED must be an integer, got "${fromEnvironment}"`);
+  return seed;
+}
+
+/** The environment that replays a failure: its seed, its path and the commands' replay path. */
+function replayLine(details: fc.RunDetails<unknown>): string {
+  const replayPath = /replayPath="([^"]*)"/.exec(fc.stringify(details.counterexample))?.[1];
+  const variables = [
+    `TOOL_SEARCH_PROPERTY_SEED=${details.seed}`,
+    `TOOL_SEARCH_PROPERTY_PATH=${details.counterexamplePath}`,
+    ...(replayPath !== undefined ? [`TOOL_SEARCH_PROPERTY_REPLAY_PATH='${replayPath}'`] : []),
+  ];
+  const test = expect.getState().testPath;
+  const file = test === undefined ? '<this test file>' : relative(process.cwd(), test);
+  return `${variables.join(' ')} pnpm exec vitest run ${file}`;
 }

@@ -60,7 +60,7 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
   try {
     values = parse(argv);
   } catch (error) {
-    stderr.write(`tool-search-mcp: ${(error as Error).message}\n\n${USAGE}\n`);
+    stderr.write(`tool-search-mcp: ${cut((error as Error).message)}\n\n${USAGE}\n`);
     return 2;
   }
   // Asked-for output goes to stdout: no MCP session runs when these flags are given.
@@ -74,7 +74,7 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
   }
   const problem = checkArguments(values);
   if (problem) {
-    stderr.write(`tool-search-mcp: ${problem}\n\n${USAGE}\n`);
+    stderr.write(`tool-search-mcp: ${cut(problem)}\n\n${USAGE}\n`);
     return 2;
   }
   let loaded: Awaited<ReturnType<typeof loadGatewayConfig>>;
@@ -89,7 +89,9 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
 
   const host = values.host ?? '127.0.0.1';
   const tokenEnv = values['token-env'] ?? DEFAULT_TOKEN_ENV;
-  const token = env[tokenEnv] || undefined;
+  // An own, non-empty string only: `--token-env __proto__` must not find Object.prototype.
+  const fromEnv = Object.hasOwn(env, tokenEnv) ? env[tokenEnv] : undefined;
+  const token = typeof fromEnv === 'string' && fromEnv !== '' ? fromEnv : undefined;
   if (values.port !== undefined && !isLoopbackHost(host) && !token) {
     stderr.write(
       `tool-search-mcp: listening on ${host} (beyond loopback) needs a bearer token in $${tokenEnv}\n`,
@@ -156,6 +158,19 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
     await gateway.close();
     await storage?.close();
   }
+}
+
+/**
+ * An error line is cut to this length: messages quote the argument they refuse, and a megabyte
+ * pasted by mistake should not flood the terminal.
+ */
+const MAX_ERROR_LINE = 1_000;
+
+/** Cuts the middle out of a long line: its start names the argument, its end says what is wrong. */
+function cut(line: string): string {
+  if (line.length <= MAX_ERROR_LINE) return line;
+  const half = Math.floor(MAX_ERROR_LINE / 2);
+  return `${line.slice(0, half)} … ${line.slice(-half)}`;
 }
 
 function parse(argv: readonly string[]) {

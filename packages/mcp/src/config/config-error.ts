@@ -16,9 +16,16 @@ export class GatewayConfigError extends Error {
   }
 }
 
-/** Appends a key to a JSONPath, bracket-quoting keys that are not plain identifiers. */
+/** Characters of a key shown in a path: a megabyte-long server name must not make a megabyte message. */
+const MAX_PATH_KEY = 80;
+
+/**
+ * Appends a key to a JSONPath, bracket-quoting keys that are not plain identifiers and cutting
+ * keys longer than 80 characters (marked with `…`).
+ */
 export function childPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
+  if (key.length > MAX_PATH_KEY) return `${path}[${JSON.stringify(key.slice(0, MAX_PATH_KEY))}…]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)
     ? `${path}.${key}`
     : `${path}[${JSON.stringify(key)}]`;

@@ -116,7 +116,8 @@ export async function loadGatewayConfig(file: string): Promise<ParsedGatewayConf
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A byte-order mark (editors on Windows write one) is not JSON, but says nothing wrong.
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new GatewayConfigError({
@@ -178,7 +179,7 @@ function readUpstream(
   try {
     parsed = new URL(url);
   } catch {
-    reader.fail(childPath(path, 'url'), `is not a URL: ${JSON.stringify(url)}`);
+    reader.fail(childPath(path, 'url'), `is not a URL: ${quote(url)}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     reader.fail(childPath(path, 'url'), 'must be an http: or https: URL');
@@ -244,7 +245,7 @@ function readStorage(reader: ConfigReader, value: unknown, path: string): Storag
   try {
     parsed = new URL(url);
   } catch {
-    reader.fail(childPath(path, 'url'), `is not a URL: ${JSON.stringify(url)}`);
+    reader.fail(childPath(path, 'url'), `is not a URL: ${quote(url)}`);
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     reader.fail(childPath(path, 'url'), 'must be a redis: or rediss: URL');
@@ -333,6 +334,16 @@ class ConfigReader {
       this.warnings.push(`${this.#file}: ${childPath(path, key)}: unknown key, ignored`);
     }
   }
+}
+
+/** Characters of a value quoted in a message. */
+const MAX_QUOTED = 200;
+
+/** A string as a message quotes it: in JSON quotes, cut to 200 characters. */
+function quote(text: string): string {
+  return text.length > MAX_QUOTED
+    ? `${JSON.stringify(text.slice(0, MAX_QUOTED))}…`
+    : JSON.stringify(text);
 }
 
 function describe(value: unknown): string {

@@ -128,7 +128,8 @@ export async function serveGatewayHttp(
     transport.onclose = () => {
       sessions.delete(id);
     };
-    const { server } = await gateway.connect(transport, { threadId: id });
+    // The session id is the gateway's own: when the session ends, its loads go with it.
+    const { server } = await gateway.connect(transport, { threadId: id, forgetOnClose: true });
     await transport.handleRequest(request, response);
     // Anything but an initialize request is refused by the transport: drop the unused session.
     if (!sessions.has(id)) await server.close().catch(() => undefined);

@@ -20,6 +20,7 @@ import {
 import type { ExposeMode, ToolSearchConfig } from '../config/gateway-config';
 import { UpstreamError } from '../upstream/upstream-connection';
 import type { GatewayTool, UpstreamManager } from '../upstream/upstream-manager';
+import { isNestedDeeperThan, MAX_ARGUMENT_DEPTH } from './argument-depth';
 import { CALL_TOOL_DEFINITION, CALL_TOOL_NAME, toMcpDefinition } from './gateway-tool-definitions';
 
 /** Options of {@link createToolSearchGateway}. */
@@ -54,6 +55,13 @@ export interface GatewaySessionOptions {
    * @default a fresh random id (one connection, one thread)
    */
   threadId?: string;
+  /**
+   * Whether closing the session clears its thread's loaded tools.
+   * @default true when the gateway picks the thread id; false for a `threadId` you give, since a
+   * thread you name may be served by other connections too (another one here, or another
+   * instance's through a shared store), and one of them closing must not empty it for the rest
+   */
+  forgetOnClose?: boolean;
 }
 
 /** Longest tool name echoed back in an error message. */
@@ -76,7 +84,8 @@ export class ToolSearchGateway {
   readonly #store: LoadedToolsStore;
   /** The store the gateway made itself, and so disposes of. */
   readonly #ownStore: MemoryStore | undefined;
-  readonly #sessions = new Map<string, Server>();
+  /** Open sessions, each with its thread (several sessions may share one thread). */
+  readonly #sessions = new Map<Server, string>();
   readonly #ready: Promise<void>;
   readonly #unsubscribe: () => void;
   #engine: ToolSearchEngine<GatewayTool>;
@@ -97,7 +106,7 @@ export class ToolSearchGateway {
     });
     this.#unsubscribe = this.upstreams.onToolsChanged((tools) => {
       this.#engine = this.#buildEngine(tools, true);
-      for (const server of this.#sessions.values()) {
+      for (const server of this.#sessions.keys()) {
         server.sendToolListChanged().catch(() => undefined);
       }
     });
@@ -120,10 +129,11 @@ export class ToolSearchGateway {
 
   /**
    * A new MCP server for one session; connect it to any transport. Its loaded tools are its own.
-   * @param options - the session's thread id
+   * @param options - the session's thread id, and whether closing it clears that thread
    */
   createServer(options: GatewaySessionOptions = {}): Server {
     const threadId = options.threadId ?? randomUUID();
+    const forget = options.forgetOnClose ?? options.threadId === undefined;
     const { autoLoad = false, unloadTool = false } = this.#toolSearch;
     const proxyNote =
       this.expose === 'proxy'
@@ -138,15 +148,32 @@ export class ToolSearchGateway {
       this.upstreams.retryMissing();
       return { tools: await this.#listTools(threadId) };
     });
+    // The transport's own errors (a line that is not JSON-RPC, a message over the SDK's size
+    // limit, which ends a stdio session) would otherwise go unseen: they reach the log.
+    // Only the id's start: over HTTP the id is the session's capability, and logs are read by others.
+    server.onerror = (error) => this.#log(`session ${threadId.slice(0, 8)}…: ${oneLine(error)}`);
+    let closed = false;
     server.setRequestHandler('tools/call', async (request, context) => {
       await this.#ready;
-      return this.#callTool(threadId, request.params.name, request.params.arguments, context);
+      try {
+        return await this.#callTool(
+          threadId,
+          request.params.name,
+          request.params.arguments,
+          context,
+        );
+      } finally {
+        // A call still running when its session closed (a load, a touch) writes after the
+        // clean-up below: clear again, or a disconnected session's loads stay in the store.
+        if (closed && forget) await this.#engine.clearState(threadId).catch(() => undefined);
+      }
     });
     server.onclose = () => {
-      if (this.#sessions.get(threadId) === server) this.#sessions.delete(threadId);
-      this.#engine.clearState(threadId).catch(() => undefined);
+      closed = true;
+      this.#sessions.delete(server);
+      if (forget) this.#engine.clearState(threadId).catch(() => undefined);
     };
-    this.#sessions.set(threadId, server);
+    this.#sessions.set(server, threadId);
     return server;
   }
 
@@ -174,7 +201,7 @@ export class ToolSearchGateway {
   async close(): Promise<void> {
     this.#unsubscribe();
     await Promise.all(
-      [...this.#sessions.values()].map((server) => server.close().catch(() => undefined)),
+      [...this.#sessions.keys()].map((server) => server.close().catch(() => undefined)),
     );
     this.#sessions.clear();
     await this.upstreams.close();
@@ -264,6 +291,11 @@ export class ToolSearchGateway {
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult> {
     if (!(await session.isActive(name))) return errorResult(this.#notLoadedMessage(name));
+    if (isNestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+      return errorResult(
+        `The arguments of "${echo(name)}" are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, which no tool takes; the call was not sent.`,
+      );
+    }
     try {
       return await this.upstreams.callTool(name, args);
     } catch (error) {
@@ -274,7 +306,7 @@ export class ToolSearchGateway {
   }
 
   #notLoadedMessage(name: string): string {
-    const shown = name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
+    const shown = echo(name);
     const how = this.#toolSearch.autoLoad
       ? 'Call search_tools with what you want to do (the tools it finds are loaded)'
       : 'Call search_tools with what you want to do, then load_tool with the exact name it returns';
@@ -307,10 +339,11 @@ export class ToolSearchGateway {
       // On the request's own stream, so an HTTP client without a standalone stream still hears it.
       await context.mcpReq.notify(notification);
     } catch {
-      await this.#sessions
-        .get(threadId)
-        ?.sendToolListChanged()
-        .catch(() => undefined);
+      // Every open session of the thread: they all list its tools.
+      const sessions = [...this.#sessions].filter(([, thread]) => thread === threadId);
+      await Promise.all(
+        sessions.map(([server]) => server.sendToolListChanged().catch(() => undefined)),
+      );
     }
   }
 }
@@ -329,6 +362,20 @@ export function createToolSearchGateway(options: ToolSearchGatewayOptions): Tool
 
 async function activeIds(session: ToolSearchSession<GatewayTool>): Promise<string> {
   return (await session.activeTools()).map((tool) => tool.id).join('\u0000');
+}
+
+/** Characters of an error kept in a log line. */
+const MAX_LOGGED_ERROR = 300;
+
+/** An error as one log line, cut to 300 characters. */
+function oneLine(error: unknown): string {
+  const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+  return text.length > MAX_LOGGED_ERROR ? `${text.slice(0, MAX_LOGGED_ERROR)}…` : text;
+}
+
+/** A tool name as error messages show it: cut, so a hostile name is never echoed whole. */
+function echo(name: string): string {
+  return name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
 }
 
 function errorResult(message: string): CallToolResult {

@@ -27,6 +27,9 @@ describe('toExposedName', () => {
   });
 });
 
+/** A hang guard, not a speed gate: counting suffixes from 2 for each tool took minutes here. */
+const COLLISIONS_HANG_GUARD = 20_000;
+
 describe('assignExposedNames', () => {
   it('keeps the first of two colliding names and suffixes the later ones in order', () => {
     const names = assignExposedNames([
@@ -51,4 +54,57 @@ describe('assignExposedNames', () => {
   it('never hands out a reserved name', () => {
     expect(assignExposedNames([{ server: 'a', tool: 'b' }], ['a__b'])).toEqual(['a__b_2']);
   });
+
+  it('names as counting suffixes from 2 for every tool would', () => {
+    /** The rule written plainly (quadratic), as the reference. */
+    const reference = (tools: { server: string; tool: string }[], reserved: string[]) => {
+      const taken = new Set(reserved);
+      return tools.map(({ server, tool }) => {
+        const base = toExposedName(server, tool);
+        let name = base;
+        for (let suffix = 2; taken.has(name); suffix++) {
+          const tail = `_${suffix}`;
+          name = `${base.slice(0, MAX_EXPOSED_NAME_LENGTH - tail.length)}${tail}`;
+        }
+        taken.add(name);
+        return name;
+      });
+    };
+    // Few distinct names, so that collisions (and names that are another's suffixed form) abound.
+    const part = fc.constantFrom(
+      'a',
+      'a_2',
+      'a 2',
+      'a_3',
+      'b',
+      'x'.repeat(130),
+      `${'x'.repeat(127)}_2`,
+    );
+    const tool = fc.record({ server: fc.constantFrom('s', 's__a'), tool: part });
+    fc.assert(
+      fc.property(
+        fc.array(tool, { maxLength: 40 }),
+        fc.array(
+          part.map((name) => `s__${name}`),
+          { maxLength: 3 },
+        ),
+        (tools, reserved) => {
+          expect(assignExposedNames(tools, reserved)).toEqual(reference(tools, reserved));
+        },
+      ),
+    );
+  });
+
+  it(
+    'names 100,000 tools that all collide (an upstream listing one name over and over)',
+    () => {
+      const names = assignExposedNames(
+        Array.from({ length: 100_000 }, () => ({ server: 'up', tool: 'dup' })),
+      );
+      expect(names.slice(0, 3)).toEqual(['up__dup', 'up__dup_2', 'up__dup_3']);
+      expect(names.at(-1)).toBe('up__dup_100000');
+      expect(new Set(names).size).toBe(100_000);
+    },
+    COLLISIONS_HANG_GUARD,
+  );
 });

@@ -42,13 +42,22 @@ export function assignExposedNames(
   reserved: Iterable<string> = [],
 ): string[] {
   const taken = new Set(reserved);
+  // The next suffix to try per base name. Taken names stay taken, so resuming where the last
+  // tool of that base stopped gives the same names as counting from 2 each time, in linear
+  // time: an upstream that lists one name 100,000 times would otherwise block the gateway.
+  const nextSuffix = new Map<string, number>();
   const names: string[] = [];
   for (const { server, tool } of tools) {
     const base = toExposedName(server, tool);
     let name = base;
-    for (let suffix = 2; taken.has(name); suffix++) {
-      const tail = `_${suffix}`;
-      name = `${base.slice(0, MAX_EXPOSED_NAME_LENGTH - tail.length)}${tail}`;
+    if (taken.has(name)) {
+      let suffix = nextSuffix.get(base) ?? 2;
+      for (; ; suffix++) {
+        const tail = `_${suffix}`;
+        name = `${base.slice(0, MAX_EXPOSED_NAME_LENGTH - tail.length)}${tail}`;
+        if (!taken.has(name)) break;
+      }
+      nextSuffix.set(base, suffix + 1);
     }
     taken.add(name);
     names.push(name);

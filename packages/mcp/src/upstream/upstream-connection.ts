@@ -58,6 +58,12 @@ export interface UpstreamConnectionOptions {
 
 /** Pages of `tools/list` followed at most: a server that pages forever is cut off. */
 const MAX_LIST_PAGES = 100;
+/**
+ * The largest tool list the gateway takes from one upstream, in bytes of JSON: the MCP SDK's limit
+ * for one stdio message (10 MiB), applied to HTTP upstreams too. A third-party server could
+ * otherwise make the gateway index and hold any amount: a 50 MB list took 19 s and 700 MB of heap.
+ */
+export const MAX_TOOL_LIST_BYTES = 10 * 1024 * 1024;
 
 /**
  * One upstream MCP server: started on demand, restarted after a failure (with backoff), and
@@ -77,6 +83,8 @@ export class UpstreamConnection {
   #generation = 0;
   #failures = 0;
   #retryAt = 0;
+  /** The transport's last error since the connection was opened. */
+  #transportError: string | undefined;
 
   constructor(options: UpstreamConnectionOptions) {
     this.#options = options;
@@ -149,6 +157,10 @@ export class UpstreamConnection {
       return result as CallToolResult;
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
+      // Thrown here, before anything was sent: arguments `JSON.stringify` cannot serialize (nested
+      // thousands of levels deep). The upstream is fine; stopping it would punish every session.
+      if (error instanceof RangeError)
+        throw new UpstreamError(this.name, `${toolName} was not called: ${error.message}`);
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         this.#fail(
           `it did not answer ${toolName} within ${this.#options.callTimeout} ms, so it was stopped`,
@@ -171,10 +183,14 @@ export class UpstreamConnection {
 
   async #open(): Promise<Client> {
     const generation = ++this.#generation;
+    this.#transportError = undefined;
     this.status = 'connecting';
     const { clientInfo, connectTimeout, log } = this.#options;
     const client = new Client(clientInfo, { capabilities: {} });
-    client.onerror = (error) => log(`${this.name}: ${describeError(error)}`);
+    client.onerror = (error) => {
+      this.#transportError = describeError(error);
+      log(`${this.name}: ${this.#transportError}`);
+    };
     client.onclose = () => this.#closed(generation);
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       if (generation === this.#generation) void this.refresh();
@@ -200,7 +216,14 @@ export class UpstreamConnection {
       return client;
     } catch (error) {
       if (generation === this.#generation) {
-        this.#fail(describeError(error));
+        // "Connection closed" alone hides why: the transport's own error says it (a message over
+        // the SDK's stdio limit, a child that could not be spawned).
+        const reason = describeError(error);
+        this.#fail(
+          this.#transportError && this.#transportError !== reason
+            ? `${reason} (${this.#transportError})`
+            : reason,
+        );
         // Not awaited: a child that ignores its closed stdin takes seconds to be killed, and the
         // gateway's start must not wait for that.
         void this.#stop();
@@ -240,12 +263,19 @@ export class UpstreamConnection {
   async #listTools(client: Client): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
+    let bytes = 0;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
       const result = await client.request(
         { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
         { timeout: this.#options.connectTimeout },
       );
-      tools.push(...result.tools);
+      bytes += JSON.stringify(result.tools).length;
+      if (bytes > MAX_TOOL_LIST_BYTES) {
+        throw new Error(
+          `its tool list is over ${MAX_TOOL_LIST_BYTES / 2 ** 20} MiB of JSON, more than the gateway takes from one server`,
+        );
+      }
+      for (const tool of result.tools) tools.push(tool);
       cursor = result.nextCursor;
       if (cursor === undefined) return tools;
     }
