@@ -94,14 +94,17 @@ export class ToolIndex {
   /** Live documents containing each term. */
   #documentFrequency = new Int32Array(64);
 
+  // Per-slot arrays. A restored index leaves them empty until its first change (see
+  // `#coverRestoredSlots`): restored slots are read from the snapshot.
   #ids: string[] = [];
-  /** Descriptions by slot; a restored tool's is decoded from its snapshot when first asked for. */
+  /** Descriptions by slot; a restored tool's is decoded from its snapshot when asked for. */
   #descriptions: (string | undefined)[] = [];
-  #description: ((slot: number) => string) | undefined;
   #exactKeys: string[] = [];
   #alive = new Uint8Array(64);
-  /** Field lengths, `FIELD_COUNT` per slot. */
-  #fieldLengths = new Float64Array(64 * FIELD_COUNT);
+  /** Field lengths (term counts), `FIELD_COUNT` per slot. */
+  #fieldLengths: Uint32Array = new Uint32Array(64 * FIELD_COUNT);
+  /** `#fieldLengths` is a view of a snapshot's bytes: copy it before writing in place. */
+  #fieldLengthsBorrowed = false;
   /** Distinct term ids of each slot, for removal. */
   #slotTerms: Int32Array[] = [];
   #slotCount = 0;
@@ -125,6 +128,15 @@ export class ToolIndex {
   #pending: PendingPostings | undefined;
   /** Restored slots whose term lists (needed only by `remove`) are not derived yet. */
   #slotTermsPending = false;
+  /**
+   * The snapshot this index was restored from, read in place: restored ids, exact-match keys and
+   * terms are found through its lookup tables, and posting lists are made on first use.
+   */
+  #restored: DecodedSnapshot | undefined;
+  /** Slots below this were restored and take their ids and keys from `#restored` (0 once renumbered). */
+  #restoredSlots = 0;
+  /** Term ids below this were restored: `#termIds` holds only the terms added since. */
+  #restoredTerms = 0;
 
   /**
    * @param tools - tools to index; a later tool replaces an earlier one with the same id
@@ -149,12 +161,17 @@ export class ToolIndex {
 
   /** Whether a tool with this id is indexed. */
   has(id: string): boolean {
-    return this.#slotById.has(id);
+    return this.#slotOf(id) !== undefined;
   }
 
   /** The indexed ids, in insertion order (a replaced tool moves to the end). */
   ids(): string[] {
-    return [...this.#slotById.keys()];
+    const ids: string[] = [];
+    for (let slot = 0; slot < this.#restoredSlots; slot++) {
+      if (this.#alive[slot] === 1) ids.push(this.#idAt(slot));
+    }
+    for (const id of this.#slotById.keys()) ids.push(id);
+    return ids;
   }
 
   /**
@@ -168,6 +185,7 @@ export class ToolIndex {
       );
     }
     this.remove(tool.id);
+    this.#coverRestoredSlots();
     const slot = this.#allocateSlot();
     const { lists, fields } = this.#analyze(tool);
     let total = 0;
@@ -209,7 +227,7 @@ export class ToolIndex {
     for (let local = 0; local < distinct; local++) {
       const termId = slotTerms[local]!;
       if (this.#pending) this.#pending.append(termId, slot, localCounts, local * FIELD_COUNT);
-      else postingAppend(this.#postings[termId]!, slot, localCounts, local * FIELD_COUNT);
+      else postingAppend(this.#postingAt(termId), slot, localCounts, local * FIELD_COUNT);
       this.#documentFrequency[termId]!++;
     }
     this.#slotTerms[slot] = slotTerms;
@@ -230,20 +248,22 @@ export class ToolIndex {
    * @returns whether a tool was removed
    */
   remove(id: string): boolean {
-    const slot = this.#slotById.get(id);
+    const slot = this.#slotOf(id);
     if (slot === undefined) return false;
     if (this.#slotTermsPending) this.#deriveSlotTerms();
+    this.#coverRestoredSlots();
     this.#slotById.delete(id);
     this.#alive[slot] = 0;
     for (const termId of this.#slotTerms[slot]!) {
       this.#documentFrequency[termId]!--;
-      this.#postings[termId]!.dead++;
+      this.#postingAt(termId).dead++;
     }
     for (let field = 0; field < FIELD_COUNT; field++) {
       this.#fieldLengthSums[field]! -= this.#fieldLengths[slot * FIELD_COUNT + field]!;
     }
-    const exactKey = this.#exactKeys[slot]!;
-    if (exactKey !== id) {
+    // A restored slot's key stays in the snapshot's table, where a dead slot is skipped.
+    const exactKey = this.#exactKeyAt(slot);
+    if (exactKey !== id && slot >= this.#restoredSlots) {
       const sameKey = this.#slotsByExactKey.get(exactKey)!.filter((other) => other !== slot);
       if (sameKey.length > 0) this.#slotsByExactKey.set(exactKey, sameKey);
       else this.#slotsByExactKey.delete(exactKey);
@@ -277,10 +297,12 @@ export class ToolIndex {
       if (this.#alive[slot] === 0) continue;
       const target = ids.length;
       remap[slot] = target;
-      ids.push(this.#ids[slot]!);
+      const id = this.#idAt(slot);
+      ids.push(id);
       descriptions.push(this.descriptionAt(slot));
-      if (this.#exactKeys[slot] !== this.#ids[slot]) {
-        foldedKeys.push(this.#exactKeys[slot]!);
+      const exactKey = this.#exactKeyAt(slot);
+      if (exactKey !== id) {
+        foldedKeys.push(exactKey);
         foldedSlots.push(target);
       }
       for (let field = 0; field < FIELD_COUNT; field++) {
@@ -289,6 +311,9 @@ export class ToolIndex {
       }
     }
     const termById: string[] = new Array(this.#postings.length);
+    for (let termId = 0; termId < this.#restoredTerms; termId++) {
+      termById[termId] = this.#restored!.terms.at(termId);
+    }
     for (const [term, termId] of this.#termIds) termById[termId] = term;
     const terms: string[] = [];
     const kept: number[] = [];
@@ -305,7 +330,7 @@ export class ToolIndex {
     const postingFrequencies = new Uint8Array(postings * FIELD_COUNT);
     let at = 0;
     for (let term = 0; term < kept.length; term++) {
-      const posting = this.#postings[kept[term]!]!;
+      const posting = this.#postingAt(kept[term]!);
       for (let position = 0; position < posting.length; position++) {
         const slot = posting.slots[position]!;
         if (this.#alive[slot] === 0) continue;
@@ -402,7 +427,7 @@ export class ToolIndex {
 
   /** @internal Live documents containing `term` (an analyzed term). */
   documentFrequency(term: string): number {
-    const termId = this.#termIds.get(term);
+    const termId = this.#termIdOf(term);
     return termId === undefined ? 0 : this.#documentFrequency[termId]!;
   }
 
@@ -426,20 +451,29 @@ export class ToolIndex {
     try {
       let touchedCount = 0;
       for (let index = 0; index < query.terms.length; index++) {
-        const termId = this.#termIds.get(query.terms[index]!);
+        const termId = this.#termIdOf(query.terms[index]!);
         if (termId === undefined || this.#documentFrequency[termId] === 0) continue;
         touchedCount = this.#scoreTerm(termId, idf[index]!, scores, touched, touchedCount);
       }
       if (this.#exactBoost !== 0) {
         for (const key of query.exactKeys) {
-          const direct = this.#slotById.get(key);
-          if (direct !== undefined && this.#exactKeys[direct] === key) {
+          const direct = this.#slotOf(key);
+          if (direct !== undefined && this.#exactKeyAt(direct) === key) {
             if (scores[direct] === 0) touched[touchedCount++] = direct;
             scores[direct]! += this.#exactBoost;
           }
           for (const slot of this.#slotsByExactKey.get(key) ?? []) {
             if (scores[slot] === 0) touched[touchedCount++] = slot;
             scores[slot]! += this.#exactBoost;
+          }
+          if (this.#restoredSlots > 0) {
+            const { foldedKeys, foldedKeySlots } = this.#restored!;
+            foldedKeys.forEachIndex(key, (position) => {
+              const slot = foldedKeySlots[position]!;
+              if (slot >= this.#restoredSlots || this.#alive[slot] === 0) return;
+              if (scores[slot] === 0) touched[touchedCount++] = slot;
+              scores[slot]! += this.#exactBoost;
+            });
           }
         }
       }
@@ -451,7 +485,7 @@ export class ToolIndex {
         const score = scores[slot]!;
         scores[slot] = 0;
         if (!(score > minScore) || score < threshold) continue;
-        const id = this.#ids[slot]!;
+        const id = this.#idAt(slot);
         if (!top.accepts(score, id)) continue;
         if (filter && !passes(filter, id)) continue;
         top.push({ id, score, slot });
@@ -464,12 +498,9 @@ export class ToolIndex {
 
   /** @internal The description stored for a slot. */
   descriptionAt(slot: number): string {
-    let description = this.#descriptions[slot];
-    if (description === undefined && this.#description && slot < this.#slotCount) {
-      description = this.#description(slot);
-      this.#descriptions[slot] = description;
-    }
-    return description ?? '';
+    const description = this.#descriptions[slot];
+    if (description !== undefined) return description;
+    return slot < this.#restoredSlots ? this.#restored!.description(slot) : '';
   }
 
   /** Adds one term's contribution to `scores`; returns the new count of touched slots. */
@@ -480,7 +511,7 @@ export class ToolIndex {
     touched: Int32Array,
     touchedCount: number,
   ): number {
-    const posting = this.#postings[termId]!;
+    const posting = this.#postingAt(termId);
     if (posting.dead > posting.length / 2) postingCompact(posting, this.#alive);
     if (posting.epoch !== this.#epoch) this.#weigh(posting);
     const { slots, weights, bonuses, length } = posting;
@@ -534,62 +565,136 @@ export class ToolIndex {
     posting.epoch = this.#epoch;
   }
 
-  /** Fills an empty index from a decoded snapshot. */
+  /**
+   * Fills an empty index from a decoded snapshot, in place: nothing is done per tool or per
+   * term but counting each term's postings, so a restore costs little more than reading the bytes.
+   */
   #restore(snapshot: DecodedSnapshot): void {
-    const { ids, terms, postingOffsets, postingSlots, postingFrequencies } = snapshot;
-    const slots = ids.length;
-    const corrupt = (what: string) =>
-      new SnapshotError(
-        'corrupt',
-        `ToolIndex.fromSnapshot: the snapshot is damaged (${what}); rebuild it`,
-      );
+    const slots = snapshot.ids.length;
+    const terms = snapshot.terms.length;
     const capacity = Math.max(this.#alive.length, slots);
     this.#alive = new Uint8Array(capacity);
     this.#alive.fill(1, 0, slots);
-    this.#fieldLengths = new Float64Array(capacity * FIELD_COUNT);
-    const lengths = snapshot.fieldLengths;
-    for (let at = 0; at < lengths.length; at++) {
-      this.#fieldLengths[at] = lengths[at]!;
-      this.#fieldLengthSums[at % FIELD_COUNT]! += lengths[at]!;
+    // Fresh memory is slow to touch the first time: borrow the snapshot's lengths where they fit.
+    if (capacity === slots) {
+      this.#fieldLengths = snapshot.fieldLengths;
+      this.#fieldLengthsBorrowed = true;
+    } else {
+      this.#fieldLengths = new Uint32Array(capacity * FIELD_COUNT);
+      this.#fieldLengths.set(snapshot.fieldLengths);
+    }
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      this.#fieldLengthSums[field] = snapshot.fieldLengthSums[field]!;
     }
     this.#scores = new Float64Array(capacity);
     this.#touched = new Int32Array(capacity);
-    this.#ids = ids;
-    this.#descriptions = new Array(slots);
-    this.#description = snapshot.description;
-    this.#slotTerms = new Array(slots);
-    for (let slot = 0; slot < slots; slot++) this.#slotById.set(ids[slot]!, slot);
-    if (this.#slotById.size !== slots || this.#slotById.has(''))
-      throw corrupt('an empty or repeated id');
-    // Most ids are their own exact-match key; the snapshot lists the others.
-    this.#exactKeys = ids.slice();
-    for (let position = 0; position < snapshot.foldedKeySlots.length; position++) {
-      const slot = snapshot.foldedKeySlots[position]!;
-      const key = snapshot.foldedKeys[position]!;
-      if (key === ids[slot]) throw corrupt('a key equal to its id');
-      this.#exactKeys[slot] = key;
-      this.#addFoldedKey(key, slot);
-    }
-    const termCapacity = Math.max(this.#documentFrequency.length, terms.length);
+    const termCapacity = Math.max(this.#documentFrequency.length, terms);
     this.#documentFrequency = new Int32Array(termCapacity);
     this.#seenAt = new Int32Array(termCapacity);
     this.#localIndex = new Int32Array(termCapacity);
-    this.#postings = new Array(terms.length);
-    for (let termId = 0; termId < terms.length; termId++) {
-      this.#termIds.set(terms[termId]!, termId);
-      const start = postingOffsets[termId]!;
-      const end = postingOffsets[termId + 1]!;
-      this.#postings[termId] = postingListOf(
-        postingSlots.subarray(start, end),
-        postingFrequencies.subarray(start * FIELD_COUNT, end * FIELD_COUNT),
-      );
-      this.#documentFrequency[termId] = end - start;
+    const offsets = snapshot.postingOffsets;
+    for (let termId = 0; termId < terms; termId++) {
+      this.#documentFrequency[termId] = offsets[termId + 1]! - offsets[termId]!;
     }
-    if (this.#termIds.size !== terms.length) throw corrupt('a repeated term');
+    this.#postings = new Array(terms);
+    this.#restored = snapshot;
+    this.#restoredSlots = slots;
+    this.#restoredTerms = terms;
     this.#slotCount = slots;
     this.#liveCount = slots;
     this.#slotTermsPending = slots > 0;
     this.#epoch++;
+  }
+
+  /**
+   * Sizes the per-slot arrays of a restored index to its restored slots, before the first write
+   * to them (an add, a removal); until then restored slots are read from the snapshot.
+   */
+  #coverRestoredSlots(): void {
+    const count = this.#restoredSlots;
+    if (this.#ids.length >= count) return;
+    // Nothing was written yet: every write calls this first. `new Array(n)` keeps fast elements.
+    this.#ids = new Array(count);
+    this.#exactKeys = new Array(count);
+    this.#descriptions = new Array(count);
+    this.#slotTerms = new Array(count);
+  }
+
+  /** The id of a slot (a restored one is decoded from the snapshot on first use). */
+  #idAt(slot: number): string {
+    return slot < this.#restoredSlots ? this.#restored!.ids.at(slot) : this.#ids[slot]!;
+  }
+
+  /** The live slot of an id, or `undefined`. */
+  #slotOf(id: string): number | undefined {
+    const slot = this.#slotById.get(id);
+    if (slot !== undefined || this.#restoredSlots === 0) return slot;
+    const restored = this.#restored!.ids.indexOf(id);
+    return restored >= 0 && restored < this.#restoredSlots && this.#alive[restored] === 1
+      ? restored
+      : undefined;
+  }
+
+  /** The exact-match key of a slot: its id, or the folded form the snapshot or `add` recorded. */
+  #exactKeyAt(slot: number): string {
+    if (slot >= this.#restoredSlots) return this.#exactKeys[slot]!;
+    const { foldedKeySlots, foldedKeys } = this.#restored!;
+    const position = sortedIndexOf(foldedKeySlots, slot);
+    return position < 0 ? this.#idAt(slot) : foldedKeys.at(position);
+  }
+
+  /** The id of a term, or `undefined` when no tool ever had it. */
+  #termIdOf(term: string): number | undefined {
+    const termId = this.#termIds.get(term);
+    if (termId !== undefined || this.#restoredTerms === 0) return termId;
+    const restored = this.#restored!.terms.indexOf(term);
+    return restored < 0 ? undefined : restored;
+  }
+
+  /** The posting list of a term; a restored term's is made over the snapshot's arrays on first use. */
+  #postingAt(termId: number): PostingList {
+    let posting = this.#postings[termId];
+    if (posting === undefined) {
+      const { postingOffsets, postingSlots, postingFrequencies } = this.#restored!;
+      const start = postingOffsets[termId]!;
+      const end = postingOffsets[termId + 1]!;
+      posting = postingListOf(
+        postingSlots.subarray(start, end),
+        postingFrequencies.subarray(start * FIELD_COUNT, end * FIELD_COUNT),
+      );
+      this.#postings[termId] = posting;
+    }
+    return posting;
+  }
+
+  /**
+   * Gives every restored slot its id and exact-match key in this index's own maps, before slots
+   * are renumbered (the snapshot's tables know only the restored numbering).
+   */
+  #adoptRestoredSlots(): void {
+    const restored = this.#restored;
+    const count = this.#restoredSlots;
+    if (!restored || count === 0) return;
+    this.#coverRestoredSlots();
+    // Restored ids come first in insertion order, as they were added first.
+    const added = [...this.#slotById];
+    this.#slotById.clear();
+    for (let slot = 0; slot < count; slot++) {
+      const id = restored.ids.at(slot);
+      this.#ids[slot] = id;
+      this.#exactKeys[slot] = id;
+      if (this.#alive[slot] === 0) continue;
+      this.#slotById.set(id, slot);
+      this.#descriptions[slot] ??= restored.description(slot);
+    }
+    for (let position = 0; position < restored.foldedKeySlots.length; position++) {
+      const slot = restored.foldedKeySlots[position]!;
+      const key = restored.foldedKeys.at(position);
+      this.#exactKeys[slot] = key;
+      if (this.#alive[slot] === 1) this.#addFoldedKey(key, slot);
+    }
+    for (const [id, slot] of added) this.#slotById.set(id, slot);
+    this.#restoredSlots = 0;
   }
 
   #addFoldedKey(key: string, slot: number): void {
@@ -604,6 +709,7 @@ export class ToolIndex {
    */
   #deriveSlotTerms(): void {
     this.#slotTermsPending = false;
+    this.#coverRestoredSlots();
     const pending = new Uint8Array(this.#slotCount);
     const counts = new Int32Array(this.#slotCount);
     for (let slot = 0; slot < this.#slotCount; slot++) {
@@ -611,7 +717,7 @@ export class ToolIndex {
     }
     const eachPending = (visit: (termId: number, slot: number) => void): void => {
       for (let termId = 0; termId < this.#postings.length; termId++) {
-        const posting = this.#postings[termId]!;
+        const posting = this.#postingAt(termId);
         for (let position = 0; position < posting.length; position++) {
           const slot = posting.slots[position]!;
           if (pending[slot] === 1 && this.#alive[slot] === 1) visit(termId, slot);
@@ -677,7 +783,7 @@ export class ToolIndex {
   }
 
   #internTerm(term: string): number {
-    let termId = this.#termIds.get(term);
+    let termId = this.#termIdOf(term);
     if (termId === undefined) {
       termId = this.#postings.length;
       this.#termIds.set(term, termId);
@@ -724,9 +830,10 @@ export class ToolIndex {
     const alive = new Uint8Array(capacity);
     alive.set(this.#alive);
     this.#alive = alive;
-    const lengths = new Float64Array(capacity * FIELD_COUNT);
+    const lengths = new Uint32Array(capacity * FIELD_COUNT);
     lengths.set(this.#fieldLengths);
     this.#fieldLengths = lengths;
+    this.#fieldLengthsBorrowed = false;
     this.#scores = new Float64Array(capacity);
     this.#touched = new Int32Array(capacity);
   }
@@ -734,12 +841,10 @@ export class ToolIndex {
   /** Renumbers live slots densely and drops removed ones from every posting list. */
   #compact(): void {
     if (this.#slotTermsPending) this.#deriveSlotTerms();
-    // Slots are renumbered: a restored description must be read under its old number first.
-    if (this.#description) {
-      for (let slot = 0; slot < this.#slotCount; slot++) {
-        if (this.#alive[slot] === 1) this.descriptionAt(slot);
-      }
-      this.#description = undefined;
+    this.#adoptRestoredSlots();
+    if (this.#fieldLengthsBorrowed) {
+      this.#fieldLengths = this.#fieldLengths.slice();
+      this.#fieldLengthsBorrowed = false;
     }
     const remap = new Int32Array(this.#slotCount).fill(-1);
     let next = 0;
@@ -757,7 +862,8 @@ export class ToolIndex {
         (slot + 1) * FIELD_COUNT,
       );
     }
-    for (const posting of this.#postings) {
+    for (let termId = 0; termId < this.#postings.length; termId++) {
+      const posting = this.#postingAt(termId);
       postingCompact(posting, this.#alive);
       for (let position = 0; position < posting.length; position++) {
         posting.slots[position] = remap[posting.slots[position]!]!;
@@ -797,4 +903,18 @@ function passes(filter: (id: string) => boolean, id: string): boolean {
 
 function describeValue(value: unknown): string {
   return value === undefined ? 'undefined' : (JSON.stringify(value) ?? typeof value);
+}
+
+/** The position of `value` in an ascending array, or `-1`. */
+function sortedIndexOf(array: Uint32Array, value: number): number {
+  let low = 0;
+  let high = array.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = array[middle]!;
+    if (found === value) return middle;
+    if (found < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
