@@ -16,7 +16,7 @@ import {
   toIndexOptions,
 } from './snapshot-ranking';
 import type { Tokenizer } from './tokenizer';
-import { extractSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
+import { forEachSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
 import { FIELD_COUNT, resolveIndexSettings, type ToolIndexOptions } from './tool-index-options';
 import type { TopK } from './top-k';
 
@@ -36,13 +36,10 @@ export interface SearchOptions {
   filter?: (id: string) => boolean;
 }
 
-/**
- * Distinct terms per tool, to size the constructor's buffer: about 20 in English catalogs and 70
- * in Chinese ones (bigrams), measured on the shared data sets. A guess that is too small grows.
- */
-const EXPECTED_POSTINGS_PER_TOOL = 32;
 /** Term frequencies are counted up to this per field; more repeats add nothing to BM25 anyway. */
 const MAX_TERM_FREQUENCY = 255;
+/** Initial size of the block the cached texts' term ids are written to (256 kB). */
+const TERM_POOL_SIZE = 65_536;
 /** Distinct field texts whose term ids are remembered; past it the cache starts over. */
 const MAX_CACHED_TEXTS = 50_000;
 const FIELD = {
@@ -105,8 +102,8 @@ export class ToolIndex {
   #fieldLengths: Uint32Array = new Uint32Array(64 * FIELD_COUNT);
   /** `#fieldLengths` is a view of a snapshot's bytes: copy it before writing in place. */
   #fieldLengthsBorrowed = false;
-  /** Distinct term ids of each slot, for removal. */
-  #slotTerms: Int32Array[] = [];
+  /** Distinct term ids of each slot, for removal; `undefined` until derived (see `#slotTermsPending`). */
+  #slotTerms: (Int32Array | undefined)[] = [];
   #slotCount = 0;
   #liveCount = 0;
   readonly #fieldLengthSums = new Float64Array(FIELD_COUNT);
@@ -123,7 +120,16 @@ export class ToolIndex {
   #localTerms = new Int32Array(256);
   #localCounts = new Uint8Array(256 * FIELD_COUNT);
   #addCount = 0;
-  readonly #textCache = new Map<string, Int32Array>();
+  /** The tool being added: its add's stamp, its distinct terms so far, its first field length. */
+  #stamp = 0;
+  #distinct = 0;
+  #lengthBase = 0;
+  /** Cached texts: where their term ids are in `#pool`. */
+  readonly #textCache = new Map<string, number>();
+  /** The term ids of cached texts, each list after its length; grown by doubling. */
+  #pool = new Int32Array(0);
+  #poolUsed = 0;
+  #internScratch = new Int32Array(64);
   /** Postings collected by the constructor, written to the lists when it is done. */
   #pending: PendingPostings | undefined;
   /** Restored slots whose term lists (needed only by `remove`) are not derived yet. */
@@ -187,50 +193,38 @@ export class ToolIndex {
     this.remove(tool.id);
     this.#coverRestoredSlots();
     const slot = this.#allocateSlot();
-    const { lists, fields } = this.#analyze(tool);
-    let total = 0;
-    for (const termIds of lists) total += termIds.length;
-    if (total > this.#localTerms.length) this.#growScratch(total);
-    // Read after #analyze: interning new terms may have grown these arrays.
-    const seenAt = this.#seenAt;
-    const localIndex = this.#localIndex;
-    const localTerms = this.#localTerms;
-    const localCounts = this.#localCounts;
-    const fieldLengths = this.#fieldLengths;
     const lengthBase = slot * FIELD_COUNT;
-    fieldLengths.fill(0, lengthBase, lengthBase + FIELD_COUNT);
-    const stamp = ++this.#addCount;
-    let distinct = 0;
-    for (let list = 0; list < lists.length; list++) {
-      const termIds = lists[list]!;
-      const field = fields[list]!;
-      fieldLengths[lengthBase + field]! += termIds.length;
-      this.#fieldLengthSums[field]! += termIds.length;
-      for (let position = 0; position < termIds.length; position++) {
-        const termId = termIds[position]!;
-        let local: number;
-        if (seenAt[termId] === stamp) {
-          local = localIndex[termId]!;
-        } else {
-          seenAt[termId] = stamp;
-          local = distinct++;
-          localIndex[termId] = local;
-          localTerms[local] = termId;
-          const base = local * FIELD_COUNT;
-          for (let field = 0; field < FIELD_COUNT; field++) localCounts[base + field] = 0;
-        }
-        const at = local * FIELD_COUNT + field;
-        if (localCounts[at]! < MAX_TERM_FREQUENCY) localCounts[at]!++;
+    this.#fieldLengths.fill(0, lengthBase, lengthBase + FIELD_COUNT);
+    this.#stamp = ++this.#addCount;
+    this.#distinct = 0;
+    this.#lengthBase = lengthBase;
+    // Each text is counted as it is found: no list of the tool's texts or terms is built.
+    this.#countText(tool.id, FIELD.id, false);
+    if (typeof tool.description === 'string')
+      this.#countText(tool.description, FIELD.description, true);
+    forEachSchemaText(tool.inputSchema, this.#countSchemaText);
+    if (Array.isArray(tool.keywords)) {
+      for (const keyword of tool.keywords) {
+        if (typeof keyword === 'string') this.#countText(keyword, FIELD.keywords, true);
       }
     }
-    const slotTerms = localTerms.slice(0, distinct);
+    const distinct = this.#distinct;
+    const localTerms = this.#localTerms;
+    const localCounts = this.#localCounts;
+    const pending = this.#pending;
     for (let local = 0; local < distinct; local++) {
-      const termId = slotTerms[local]!;
-      if (this.#pending) this.#pending.append(termId, slot, localCounts, local * FIELD_COUNT);
+      const termId = localTerms[local]!;
+      if (pending) pending.append(termId, localCounts, local * FIELD_COUNT);
       else postingAppend(this.#postingAt(termId), slot, localCounts, local * FIELD_COUNT);
       this.#documentFrequency[termId]!++;
     }
-    this.#slotTerms[slot] = slotTerms;
+    if (pending) {
+      // The buffer holds the slot's terms; they are derived from the lists at the first removal.
+      pending.endSlot(slot);
+      this.#slotTerms[slot] = undefined;
+    } else {
+      this.#slotTerms[slot] = localTerms.slice(0, distinct);
+    }
     this.#ids[slot] = tool.id;
     this.#descriptions[slot] = typeof tool.description === 'string' ? tool.description : '';
     const exactKey = toExactKey(tool.id);
@@ -254,7 +248,7 @@ export class ToolIndex {
     this.#coverRestoredSlots();
     this.#slotById.delete(id);
     this.#alive[slot] = 0;
-    for (const termId of this.#slotTerms[slot]!) {
+    for (const termId of this.#slotTerms[slot] ?? this.#pending!.termsOf(slot)) {
       this.#documentFrequency[termId]!--;
       this.#postingAt(termId).dead++;
     }
@@ -736,54 +730,103 @@ export class ToolIndex {
     });
   }
 
-  /** The term ids of each text of a tool, with the field each belongs to. */
-  #analyze(tool: ToolDescriptor): { lists: Int32Array[]; fields: number[] } {
-    const lists: Int32Array[] = [this.#termIdsOf(tool.id, false)];
-    const fields: number[] = [FIELD.id];
-    const add = (text: unknown, field: number): void => {
-      if (typeof text !== 'string') return;
-      lists.push(this.#termIdsOf(text, true));
-      fields.push(field);
-    };
-    add(tool.description, FIELD.description);
-    const schema = extractSchemaText(tool.inputSchema);
-    for (const name of schema.names) add(name, FIELD.parameters);
-    for (const text of schema.descriptions) add(text, FIELD.parameterDescriptions);
-    if (Array.isArray(tool.keywords))
-      for (const keyword of tool.keywords) add(keyword, FIELD.keywords);
-    return { lists, fields };
+  /** Counts a schema text of the tool being added (bound once: it is called for every text). */
+  readonly #countSchemaText = (text: string, isName: boolean): void => {
+    this.#countText(text, isName ? FIELD.parameters : FIELD.parameterDescriptions, true);
+  };
+
+  /** Adds a text's terms to the counts of the tool being added (`#stamp`, `#distinct`, `#lengthBase`). */
+  #countText(text: string, field: number, cacheable: boolean): void {
+    const start = this.#termIdsOf(text, cacheable);
+    const termIds = this.#pool;
+    const occurrences = termIds[start]!;
+    this.#fieldLengths[this.#lengthBase + field]! += occurrences;
+    this.#fieldLengthSums[field]! += occurrences;
+    // Read after #termIdsOf: interning new terms may have grown these arrays.
+    const seenAt = this.#seenAt;
+    const localIndex = this.#localIndex;
+    const stamp = this.#stamp;
+    let distinct = this.#distinct;
+    // A text adds at most `occurrences` new terms.
+    if (distinct + occurrences > this.#localTerms.length) this.#growScratch(distinct + occurrences);
+    const localTerms = this.#localTerms;
+    const localCounts = this.#localCounts;
+    for (let position = start + 1; position <= start + occurrences; position++) {
+      const termId = termIds[position]!;
+      let local: number;
+      if (seenAt[termId] === stamp) {
+        local = localIndex[termId]!;
+      } else {
+        seenAt[termId] = stamp;
+        local = distinct++;
+        localIndex[termId] = local;
+        localTerms[local] = termId;
+        const base = local * FIELD_COUNT;
+        for (let other = 0; other < FIELD_COUNT; other++) localCounts[base + other] = 0;
+      }
+      const at = local * FIELD_COUNT + field;
+      if (localCounts[at]! < MAX_TERM_FREQUENCY) localCounts[at]!++;
+    }
+    this.#distinct = distinct;
   }
 
   /**
-   * The term ids of a text. Texts repeat across a catalog (parameter names such as "limit",
-   * descriptions such as "The ID of the repository"), so each distinct text is analyzed once;
-   * the cache is bounded and term ids never change, so an entry never goes stale.
+   * The term ids of a text, as the position in `#pool` of their count, followed by them. Texts
+   * repeat across a catalog (parameter names such as "limit", descriptions such as "The ID of the
+   * repository"), so each distinct text is analyzed once; the cache is bounded and term ids never
+   * change, so an entry never goes stale. A text that is not cached is written past the pool's
+   * end, where the next text overwrites it.
    */
-  #termIdsOf(text: string, cacheable: boolean): Int32Array {
-    let termIds = cacheable ? this.#textCache.get(text) : undefined;
-    if (termIds) return termIds;
+  #termIdsOf(text: string, cacheable: boolean): number {
+    if (cacheable) {
+      const cached = this.#textCache.get(text);
+      if (cached !== undefined) return cached;
+    }
     const terms = this.#tokenize(text);
-    termIds = new Int32Array(terms.length);
-    for (let position = 0; position < terms.length; position++) {
+    const count = terms.length;
+    // Interning first: it may not touch the pool, but the pool may have to grow below.
+    const termIds =
+      this.#internScratch.length >= count ? this.#internScratch : new Int32Array(count);
+    this.#internScratch = termIds;
+    for (let position = 0; position < count; position++) {
       termIds[position] = this.#internTerm(terms[position]!);
     }
-    if (cacheable) {
-      if (this.#textCache.size >= MAX_CACHED_TEXTS) this.#textCache.clear();
-      this.#textCache.set(text, termIds);
+    if (cacheable && this.#textCache.size >= MAX_CACHED_TEXTS) {
+      this.#textCache.clear();
+      this.#poolUsed = 0;
     }
-    return termIds;
+    const start = this.#poolUsed;
+    if (start + count + 1 > this.#pool.length) {
+      let capacity = Math.max(TERM_POOL_SIZE, this.#pool.length);
+      while (capacity < start + count + 1) capacity *= 2;
+      const pool = new Int32Array(capacity);
+      pool.set(this.#pool.subarray(0, start));
+      this.#pool = pool;
+    }
+    this.#pool[start] = count;
+    this.#pool.set(termIds.subarray(0, count), start + 1);
+    if (cacheable) {
+      this.#textCache.set(text, start);
+      this.#poolUsed = start + count + 1;
+    }
+    return start;
   }
 
-  /** Makes room for a tool with `terms` term occurrences (its distinct terms are at most that). */
+  /** Makes room for `terms` distinct terms in the tool being added, keeping those counted so far. */
   #growScratch(terms: number): void {
     let capacity = this.#localTerms.length;
     while (capacity < terms) capacity *= 2;
-    this.#localTerms = new Int32Array(capacity);
-    this.#localCounts = new Uint8Array(capacity * FIELD_COUNT);
+    const localTerms = new Int32Array(capacity);
+    localTerms.set(this.#localTerms);
+    this.#localTerms = localTerms;
+    const localCounts = new Uint8Array(capacity * FIELD_COUNT);
+    localCounts.set(this.#localCounts);
+    this.#localCounts = localCounts;
   }
 
   #internTerm(term: string): number {
-    let termId = this.#termIdOf(term);
+    let termId = this.#termIds.get(term);
+    if (termId === undefined && this.#restoredTerms > 0) termId = this.#termIdOf(term);
     if (termId === undefined) {
       termId = this.#postings.length;
       this.#termIds.set(term, termId);
@@ -803,15 +846,14 @@ export class ToolIndex {
    * term's list once at the end, sized exactly, instead of growing every list tool by tool.
    */
   #addAll(tools: Iterable<ToolDescriptor>): void {
-    const pending = new PendingPostings(
-      Array.isArray(tools) ? tools.length * EXPECTED_POSTINGS_PER_TOOL : undefined,
-    );
+    const pending = new PendingPostings(Array.isArray(tools) ? tools.length : undefined);
     this.#pending = pending;
     try {
       for (const tool of tools) this.add(tool);
     } finally {
       this.#pending = undefined;
       pending.flush(this.#postings, this.#alive);
+      this.#slotTermsPending = this.#slotCount > 0;
     }
   }
 
