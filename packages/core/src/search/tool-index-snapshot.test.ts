@@ -74,6 +74,12 @@ function bodyStart(bytes: Uint8Array): number {
   return Math.ceil((12 + headerBytes) / 8) * 8;
 }
 
+/** A snapshot's JSON header. */
+function headerOf(bytes: Uint8Array): { ranking: { segmenter: boolean } } {
+  const headerBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true);
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headerBytes)));
+}
+
 /** The snapshot's checksum: 32-bit FNV-1a over every 32-bit word before the last. */
 function checksumOf(bytes: Uint8Array): number {
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4 - 1);
@@ -260,6 +266,33 @@ describe('ToolIndex snapshots', () => {
       );
       expect(reasonOf(() => ToolIndex.fromSnapshot(other))).toBe('version');
     }
+  });
+
+  it('refuses a snapshot whose tokenizer splits text differently from the one here', () => {
+    const bytes = new ToolIndex(tools).toSnapshot();
+    const text = new TextDecoder().decode(bytes);
+    const analyzer = /"analyzer":"([0-9a-f]{8})"/.exec(text)![1]!;
+    const other = analyzer === '00000000' ? '00000001' : '00000000';
+    const forged = bytes.slice();
+    const at = text.indexOf(`"analyzer":"${analyzer}"`) + '"analyzer":"'.length;
+    forged.set(new TextEncoder().encode(other), at);
+    new Uint32Array(forged.buffer)[forged.length / 4 - 1] = checksumOf(forged);
+    expect(reasonOf(() => ToolIndex.fromSnapshot(forged))).toBe('tokenizer');
+  });
+
+  it('probes Intl.Segmenter only for an index with text it splits, and restores either', () => {
+    const thai = [...tools, { id: 'thai_news', description: 'ข่าวภาษาไทยวันนี้' }];
+    const plain = new ToolIndex(tools).toSnapshot();
+    const withThai = new ToolIndex(thai).toSnapshot();
+    expect(headerOf(plain).ranking.segmenter).toBe(false);
+    expect(headerOf(withThai).ranking.segmenter).toBe(true);
+    expect(
+      headerOf(new ToolIndex(tools, { tokenizer: { cjk: 'both' } }).toSnapshot()).ranking.segmenter,
+    ).toBe(true);
+    expect(resultsOf(ToolIndex.fromSnapshot(withThai), [...queries, 'ข่าววันนี้'])).toEqual(
+      resultsOf(new ToolIndex(thai), [...queries, 'ข่าววันนี้']),
+    );
+    expect(ToolIndex.fromSnapshot(withThai).search('ข่าววันนี้')[0]?.id).toBe('thai_news');
   });
 
   it('refuses forged bytes whose checksum matches but whose numbers point outside the snapshot', () => {

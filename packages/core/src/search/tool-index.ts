@@ -38,6 +38,8 @@ export interface SearchOptions {
 
 /** Term frequencies are counted up to this per field; more repeats add nothing to BM25 anyway. */
 const MAX_TERM_FREQUENCY = 255;
+/** Scripts the tokenizer hands to `Intl.Segmenter` (see `word-runs.ts`). */
+const SEGMENTED_SCRIPT = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
 /** Initial size of the block the cached texts' term ids are written to (256 kB). */
 const TERM_POOL_SIZE = 65_536;
 /** Distinct field texts whose term ids are remembered; past it the cache starts over. */
@@ -280,7 +282,7 @@ export class ToolIndex {
    * writeFileSync('tools.index', new ToolIndex(descriptors).toSnapshot());
    */
   toSnapshot(): Uint8Array {
-    const ranking = describeRanking(this.#options);
+    const ranking = describeRanking(this.#options, this.#usesSegmenter());
     const remap = new Int32Array(this.#slotCount);
     const ids: string[] = [];
     const descriptions: string[] = [];
@@ -352,6 +354,22 @@ export class ToolIndex {
   }
 
   /**
+   * Whether `Intl.Segmenter` decided some of this index's terms: CJK segmentation other than
+   * bigrams, or a term in a script only the segmenter splits (Thai, Lao, Myanmar, Khmer).
+   */
+  #usesSegmenter(): boolean {
+    const cjk =
+      typeof this.#options.tokenizer === 'object' ? this.#options.tokenizer.cjk : undefined;
+    if (cjk !== undefined && cjk !== 'bigram') return true;
+    const segmented = (term: string): boolean => SEGMENTED_SCRIPT.test(term);
+    for (let termId = 0; termId < this.#restoredTerms; termId++) {
+      if (segmented(this.#restored!.terms.at(termId))) return true;
+    }
+    for (const term of this.#termIds.keys()) if (segmented(term)) return true;
+    return false;
+  }
+
+  /**
    * Restores an index from {@link ToolIndex.toSnapshot}'s bytes, without analyzing any tool.
    * Searches rank exactly as on the index that wrote it, and `add` / `remove` keep working.
    * @param bytes - the snapshot
@@ -377,7 +395,7 @@ export class ToolIndex {
       }
     }
     const restoredOptions = toIndexOptions(ranking);
-    if (describeRanking(restoredOptions).analyzer !== ranking.analyzer) {
+    if (describeRanking(restoredOptions, ranking.segmenter).analyzer !== ranking.analyzer) {
       throw new SnapshotError(
         'tokenizer',
         'ToolIndex.fromSnapshot: the tokenizer here splits text differently from the one that wrote the snapshot ' +
