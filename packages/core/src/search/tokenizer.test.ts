@@ -113,7 +113,9 @@ describe('isNfkcInert', () => {
   it('tokenizes inert text exactly as its NFKC form', () => {
     const tokenize = createTokenizer();
     const alphabet = fc.constantFrom(
-      ...'天气预报查询城市的温度摄氏getWeather_id 12，。、（）：；！？“”‘’—　《》「」'.split(''),
+      ...`天气预报查询城市的温度摄氏getWeather_id 12'，。、（）：；！？“”‘’—\u3000《》「」`.split(
+        '',
+      ),
     );
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 30 }), (chars) => {
@@ -122,6 +124,10 @@ describe('isNfkcInert', () => {
         // A no-break space is not inert: the second text takes the NFKC path, and adds no term.
         expect(tokenize(text)).toEqual(tokenize(`${text} \u00a0`));
       }),
+      { numRuns: 300 },
     );
+    for (const text of ["don't stop", 'it’s 天气，API密钥', "a'b'c d''e"]) {
+      expect(tokenize(text)).toEqual(tokenize(`${text} \u00a0`));
+    }
   });
 });
