@@ -21,8 +21,6 @@ export interface PostingList {
   /** Postings whose document was removed but not yet dropped. */
   dead: number;
   epoch: number;
-  /** `slots` and `frequencies` are views of a snapshot's bytes: copy them before writing. */
-  borrowed: boolean;
 }
 
 export function createPostingList(): PostingList {
@@ -34,24 +32,23 @@ export function createPostingList(): PostingList {
     length: 0,
     dead: 0,
     epoch: -1,
-    borrowed: false,
   };
 }
 
-/**
- * A posting list over a snapshot's arrays, full to their length. They are borrowed: appending
- * grows into new arrays anyway, and compaction copies them before writing.
- */
-export function postingListOf(slots: Int32Array, frequencies: Uint8Array): PostingList {
+/** A posting list over arrays decoded from a snapshot, whose first `length` postings are in use. */
+export function postingListOf(
+  slots: Int32Array,
+  frequencies: Uint8Array,
+  length: number,
+): PostingList {
   return {
     slots,
     frequencies,
     weights: EMPTY_WEIGHTS,
     bonuses: EMPTY_WEIGHTS,
-    length: slots.length,
+    length,
     dead: 0,
     epoch: -1,
-    borrowed: true,
   };
 }
 
@@ -70,7 +67,6 @@ export function postingAppend(
     frequencies.set(posting.frequencies);
     posting.slots = slots;
     posting.frequencies = frequencies;
-    posting.borrowed = false;
   }
   posting.slots[posting.length] = slot;
   const target = posting.length * FIELD_COUNT;
@@ -83,11 +79,6 @@ export function postingAppend(
 
 /** Drops the postings of removed documents (`alive[slot] === 0`), keeping the others in order. */
 export function postingCompact(posting: PostingList, alive: Uint8Array): void {
-  if (posting.borrowed) {
-    posting.slots = posting.slots.slice(0, posting.length);
-    posting.frequencies = posting.frequencies.slice(0, posting.length * FIELD_COUNT);
-    posting.borrowed = false;
-  }
   let kept = 0;
   for (let position = 0; position < posting.length; position++) {
     const slot = posting.slots[position]!;
@@ -220,7 +211,6 @@ export class PendingPostings {
       posting.slots = slotBlock.subarray(offset, end);
       posting.frequencies = frequencyBlock.subarray(offset * FIELD_COUNT, end * FIELD_COUNT);
       posting.length = end - offset;
-      posting.borrowed = false;
       posting.epoch = -1;
       offset = end;
     }

@@ -1,3 +1,4 @@
+import { decodePostings, encodePostings } from './posting-codec';
 import { parseRanking, type RankingDescription, SnapshotError } from './snapshot-ranking';
 import {
   buildLookupTable,
@@ -64,9 +65,10 @@ export interface DecodedSnapshot {
   fieldLengths: Uint32Array;
   /** The sum of each field's lengths over every tool. */
   fieldLengthSums: readonly number[];
+  /** Where each term's postings start (as counted postings); one more entry than terms. */
   postingOffsets: Uint32Array;
-  postingSlots: Int32Array;
-  postingFrequencies: Uint8Array;
+  /** A term's postings, decoded (slots ascending, `FIELD_COUNT` counts each). */
+  postingsOf(termId: number): { slots: Int32Array; frequencies: Uint8Array; length: number };
   description(slot: number): string;
 }
 
@@ -76,6 +78,7 @@ interface Header {
   terms: number;
   foldedKeys: number;
   postings: number;
+  postingBytes: number;
   fieldLengthSums: number[];
   textEncoding: TextEncoding;
   textBytes: number;
@@ -105,8 +108,8 @@ function layoutOf(headerBytes: number, header: Header) {
   const foldedKeyTable = section(tableSizes.foldedKeys * 4);
   const descriptionOffsets = section((header.slots + 1) * 4);
   const postingOffsets = section((header.terms + 1) * 4);
-  const postingSlots = section(header.postings * 4);
-  const postingFrequencies = section(header.postings * FIELD_COUNT);
+  const postingByteOffsets = section((header.terms + 1) * 4);
+  const postingBytes = section(header.postingBytes);
   const text = section(header.textBytes);
   const descriptions = section(header.descriptionBytes);
   return {
@@ -120,8 +123,8 @@ function layoutOf(headerBytes: number, header: Header) {
     foldedKeyTable,
     descriptionOffsets,
     postingOffsets,
-    postingSlots,
-    postingFrequencies,
+    postingByteOffsets,
+    postingBytes,
     text,
     descriptions,
     total: offset + CHECKSUM_BYTES,
@@ -143,6 +146,11 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
   const strings = [...input.ids, ...input.terms, ...input.foldedKeys];
   const textEncoding = encodingFor(strings);
   const text = encodeStrings(strings, textEncoding);
+  const postings = encodePostings(
+    input.postingOffsets,
+    input.postingSlots,
+    input.postingFrequencies,
+  );
   const descriptionEncoding = encodingFor(input.descriptions);
   const descriptions = encodeStrings(input.descriptions, descriptionEncoding);
   const fieldLengthSums = new Array<number>(FIELD_COUNT).fill(0);
@@ -155,6 +163,7 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
     terms: input.terms.length,
     foldedKeys: input.foldedKeys.length,
     postings: input.postingSlots.length,
+    postingBytes: postings.bytes.length,
     fieldLengthSums,
     textEncoding,
     textBytes: text.bytes.length,
@@ -180,8 +189,8 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
   put(layout.foldedKeyTable, buildLookupTable(input.foldedKeys));
   put(layout.descriptionOffsets, descriptions.offsets);
   put(layout.postingOffsets, input.postingOffsets);
-  put(layout.postingSlots, input.postingSlots);
-  put(layout.postingFrequencies, input.postingFrequencies);
+  put(layout.postingByteOffsets, postings.byteOffsets);
+  put(layout.postingBytes, postings.bytes);
   put(layout.text, text.bytes);
   put(layout.descriptions, descriptions.bytes);
   const words = new Uint32Array(buffer, 0, (layout.total - CHECKSUM_BYTES) / 4);
@@ -258,6 +267,7 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
     header?.terms,
     header?.foldedKeys,
     header?.postings,
+    header?.postingBytes,
     header?.textBytes,
     header?.descriptionBytes,
   ];
@@ -333,11 +343,11 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
       what: 'bad postings',
     },
     {
-      from: word(layout.postingSlots),
-      count: postings,
-      kind: 'bounded',
-      limit: slots - 1,
-      what: 'a posting names no tool',
+      from: word(layout.postingByteOffsets),
+      count: terms + 1,
+      kind: 'offsets',
+      limit: header.postingBytes,
+      what: 'bad postings',
     },
   ];
   const words = new Uint32Array(buffer, byteOffset, input.length / 4 - 1);
@@ -379,6 +389,12 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
       textEncoding,
       u32(table, tableSize),
     );
+  const postingOffsets = u32(layout.postingOffsets, terms + 1);
+  const postingByteOffsets = u32(layout.postingByteOffsets, terms + 1);
+  const postingBytes = bytes.subarray(
+    layout.postingBytes,
+    layout.postingBytes + header.postingBytes,
+  );
   const descriptionOffsets = u32(layout.descriptionOffsets, slots + 1);
   const descriptionBytes = bytes.subarray(
     layout.descriptions,
@@ -397,12 +413,13 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
     foldedKeySlots: u32(layout.foldedKeySlots, foldedKeys),
     fieldLengths: u32(layout.fieldLengths, slots * FIELD_COUNT),
     fieldLengthSums: sums,
-    postingOffsets: u32(layout.postingOffsets, terms + 1),
-    postingSlots: new Int32Array(buffer, byteOffset + layout.postingSlots, postings),
-    postingFrequencies: bytes.subarray(
-      layout.postingFrequencies,
-      layout.postingFrequencies + postings * FIELD_COUNT,
-    ),
+    postingOffsets,
+    postingsOf: (termId) =>
+      decodePostings(
+        postingBytes.subarray(postingByteOffsets[termId]!, postingByteOffsets[termId + 1]!),
+        postingOffsets[termId + 1]! - postingOffsets[termId]!,
+        slots,
+      ),
     description: (slot) =>
       decodeString(
         descriptionBytes.subarray(descriptionOffsets[slot]!, descriptionOffsets[slot + 1]!),

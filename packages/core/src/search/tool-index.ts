@@ -276,7 +276,7 @@ export class ToolIndex {
    * any tool: build it at deploy time, load it at start-up. It carries a format version and the
    * ranking options (field weights, `b`, `k1`, ID boosts, tokenizer options), so it is never
    * restored into a different ranking.
-   * @returns the snapshot; its size grows with the catalog (about 300 bytes per tool)
+   * @returns the snapshot; its size grows with the catalog (about 250 bytes per tool)
    * @throws SnapshotError when the index uses a tokenizer or stem function, which no snapshot can hold
    * @example
    * writeFileSync('tools.index', new ToolIndex(descriptors).toSnapshot());
@@ -667,13 +667,8 @@ export class ToolIndex {
   #postingAt(termId: number): PostingList {
     let posting = this.#postings[termId];
     if (posting === undefined) {
-      const { postingOffsets, postingSlots, postingFrequencies } = this.#restored!;
-      const start = postingOffsets[termId]!;
-      const end = postingOffsets[termId + 1]!;
-      posting = postingListOf(
-        postingSlots.subarray(start, end),
-        postingFrequencies.subarray(start * FIELD_COUNT, end * FIELD_COUNT),
-      );
+      const { slots, frequencies, length } = this.#restored!.postingsOf(termId);
+      posting = postingListOf(slots, frequencies, length);
       this.#postings[termId] = posting;
     }
     return posting;
