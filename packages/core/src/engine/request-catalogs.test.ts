@@ -153,6 +153,48 @@ describe('engine.resolveTools', () => {
     expect(await searchNames(session, 'cloud drive folder')).toContain('drive_list_files');
   });
 
+  it('sees a change made to an array it resolved before', async () => {
+    const { engine, described } = countingEngine();
+    const list = Object.entries(drive(3)).map(([name, tool]) => ({ name, ...tool }));
+    const keyOf = (tool: FakeTool) => (tool as unknown as { name: string }).name;
+    const first = engine.resolveTools(list, { keyOf });
+    described.length = 0;
+    // Same key, new object: only the object tells the change.
+    list[0] = { name: 'drive_tool_0', description: 'Share a folder with a colleague' };
+    const changed = engine.resolveTools(list, { keyOf });
+    expect(described).toEqual(['drive_tool_0']);
+    expect(changed.index).not.toBe(first.index);
+    expect(
+      await searchNames(engine.createSession({ resolvedTools: changed }), 'share colleague'),
+    ).toEqual(['drive_tool_0']);
+    expect(
+      await searchNames(engine.createSession({ resolvedTools: first }), 'share colleague'),
+    ).toEqual([]);
+  });
+
+  it('keeps several requests: tools that alternate between two sets are resolved once each', () => {
+    const { engine, described } = countingEngine();
+    const alice = drive(4);
+    const bob = { ...drive(4), drive_share: { description: 'Share a folder with a colleague' } };
+    const aliceFirst = engine.resolveTools({ ...alice });
+    const bobFirst = engine.resolveTools({ ...bob });
+    described.length = 0;
+    for (let step = 0; step < 3; step++) {
+      expect(engine.resolveTools({ ...alice }).catalog).toBe(aliceFirst.catalog);
+      expect(engine.resolveTools({ ...bob }).catalog).toBe(bobFirst.catalog);
+    }
+    expect(described).toEqual([]);
+  });
+
+  it('tells apart requests whose tools are the same under other keys', () => {
+    const { engine } = countingEngine();
+    const tool = { description: 'Archive a drive folder' };
+    const archive = engine.resolveTools({ drive_archive: tool });
+    const backup = engine.resolveTools({ drive_backup: tool });
+    expect([...archive.catalog.keys()]).toEqual(['drive_archive']);
+    expect([...backup.catalog.keys()]).toEqual(['drive_backup']);
+  });
+
   it('refuses tools resolved by another engine, and input that is not tools', () => {
     const { engine } = countingEngine();
     const other = countingEngine().engine;

@@ -1,12 +1,12 @@
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { ToolIndexOptions } from '../search/tool-index-options';
-import type { CatalogEntry, ToolCatalog } from './tool-catalog';
+import type { ToolCatalog } from './tool-catalog';
 import { META_TOOL_NAMES } from './types';
 
 /** Requests (and request indexes) kept for reuse: a request's tools repeat across its steps and callers. */
 const MAX_CACHED_REQUESTS = 32;
-/** Multiplier of the order-dependent hash over a request's tools (a prime, as in Java's String.hashCode). */
+/** Multiplier of the order-dependent hash over a request's descriptions (a prime, as in Java's String.hashCode). */
 const HASH_MULTIPLIER = 31;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -52,7 +52,6 @@ export type BuildRequestCatalog<TTool> = (
 /** What `describe` made of one tool under one key, remembered for as long as the tool lives. */
 interface Described {
   key: string;
-  serial: number;
   descriptor: ToolDescriptor | undefined;
   error: Error | undefined;
   /** The descriptor's JSON, computed when a request first needs to match by content. */
@@ -62,8 +61,13 @@ interface Described {
   next: Described | undefined;
 }
 
-interface CachedRequest<TTool> extends RequestCatalog<TTool> {
-  described: Described[];
+/** A request's tools as walked: the key and the tool at each position, meta-tool names included. */
+interface Walked<TTool> {
+  keys: readonly string[];
+  tools: readonly TTool[];
+}
+
+interface CachedRequest<TTool> extends RequestCatalog<TTool>, Walked<TTool> {
   /** Reported again whenever the same tools come back, as a fresh build would. */
   errors: Error[];
 }
@@ -78,12 +82,13 @@ interface CachedIndex {
  * same objects as before costs one pass over the record and no re-description, and a request
  * whose tools are new objects with the same content reuses the index.
  *
- * Identity first: each tool object's description is kept in a `WeakMap` (per key it appears
- * under), so `describe` runs once per tool object; a request whose tools are all known is matched
- * to its cached catalog by the order-dependent hash of their descriptions' serial numbers, then
- * checked entry by entry. Content second: when identity misses, descriptions are fingerprinted as
- * JSON (once per description) and a request with equal fingerprints reuses the index; only a
- * request with new content builds one.
+ * Identity first: a request whose keys and tools are, position by position, those of a cached
+ * request (the same strings and the same objects) is that request; comparing them costs a
+ * pointer comparison each, so such a step pays little more than listing the record's keys. When
+ * some tools are new, each tool object's description is kept in a `WeakMap` (per key it appears
+ * under), so `describe` runs once per tool object. Content second: descriptions are then
+ * fingerprinted as JSON (once per description) and a request with equal fingerprints reuses the
+ * index; only a request with new content builds one.
  *
  * A tool mutated in place keeps its first description: give the request a new object instead.
  */
@@ -92,11 +97,10 @@ export class RequestCatalogs<TTool> {
   readonly #indexOptions: ToolIndexOptions | undefined;
   readonly #build: BuildRequestCatalog<TTool>;
   readonly #byTool = new WeakMap<object, Described>();
-  readonly #requests = new Map<number, CachedRequest<TTool>[]>();
+  /** Most recently used first. */
+  readonly #requests: CachedRequest<TTool>[] = [];
   readonly #indexes = new Map<number, CachedIndex[]>();
-  #requestCount = 0;
   #indexCount = 0;
-  #serial = 0;
 
   constructor(options: {
     describe: (tool: TTool, key: string) => ToolDescriptor;
@@ -119,29 +123,8 @@ export class RequestCatalogs<TTool> {
     report: (error: Error) => void,
     keyOf?: (tool: TTool) => string,
   ): RequestCatalog<TTool> {
-    const described: Described[] = [];
-    const values: TTool[] = [];
-    let hash = 0;
-    const visit = (key: string, tool: TTool): void => {
-      if ((META_TOOL_NAMES as readonly string[]).includes(key)) return;
-      const entry = this.#describedFor(tool, key);
-      described.push(entry);
-      values.push(tool);
-      hash = (Math.imul(hash, HASH_MULTIPLIER) + entry.serial) | 0;
-    };
-    if (keyOf && Array.isArray(tools)) {
-      for (const tool of tools as readonly TTool[]) visit(keyOf(tool), tool);
-    } else if (isIterable(tools)) {
-      for (const pair of tools as Iterable<readonly [string, TTool]>) {
-        visit(String(pair?.[0]), pair?.[1] as TTool);
-      }
-    } else {
-      const record = tools as Readonly<Record<string, TTool>>;
-      for (const key of Object.keys(record)) visit(key, record[key]!);
-    }
-    const known = findCached(this.#requests.get(hash), (cached) =>
-      sameDescribed(cached.described, described),
-    );
+    const walked = walk(tools, keyOf);
+    const known = this.#cachedRequest(walked);
     if (known) {
       for (const error of known.errors) report(error);
       return { catalog: known.catalog, index: known.index };
@@ -154,18 +137,21 @@ export class RequestCatalogs<TTool> {
     };
     const byKey = new Map<string, Described>();
     const searchable: Record<string, TTool> = {};
-    for (let position = 0; position < described.length; position++) {
-      const entry = described[position]!;
-      if (byKey.has(entry.key)) {
+    const reserved = META_TOOL_NAMES as readonly string[];
+    for (let position = 0; position < walked.keys.length; position++) {
+      const key = walked.keys[position]!;
+      if (reserved.includes(key)) continue;
+      if (byKey.has(key)) {
         skip(
           new Error(
-            `ToolSearchEngine: two resolved tools are keyed "${entry.key}"; the second is skipped`,
+            `ToolSearchEngine: two resolved tools are keyed "${key}"; the second is skipped`,
           ),
         );
         continue;
       }
-      byKey.set(entry.key, entry);
-      Object.defineProperty(searchable, entry.key, { value: values[position], enumerable: true });
+      const tool = walked.tools[position]!;
+      byKey.set(key, this.#describedFor(tool, key));
+      Object.defineProperty(searchable, key, { value: tool, enumerable: true });
     }
     const catalog = this.#build(
       searchable,
@@ -178,9 +164,31 @@ export class RequestCatalogs<TTool> {
     );
     const indexed = [...catalog.values()].map((entry) => byKey.get(entry.key)!);
     const index = this.#indexFor(indexed);
-    const request: CachedRequest<TTool> = { catalog, index, described, errors };
-    this.#requestCount = remember(this.#requests, hash, request, this.#requestCount);
+    // The walk is kept as the cache's own copy: the caller may reuse its array.
+    const request: CachedRequest<TTool> = {
+      catalog,
+      index,
+      keys: walked.keys,
+      tools: walked.tools === tools ? [...walked.tools] : walked.tools,
+      errors,
+    };
+    this.#requests.unshift(request);
+    if (this.#requests.length > MAX_CACHED_REQUESTS) this.#requests.pop();
     return { catalog, index };
+  }
+
+  /** The cached request with exactly these keys and tools, moved to the front; or `undefined`. */
+  #cachedRequest(walked: Walked<TTool>): CachedRequest<TTool> | undefined {
+    for (let position = 0; position < this.#requests.length; position++) {
+      const cached = this.#requests[position]!;
+      if (!sameItems(cached.keys, walked.keys) || !sameItems(cached.tools, walked.tools)) continue;
+      if (position > 0) {
+        this.#requests.splice(position, 1);
+        this.#requests.unshift(cached);
+      }
+      return cached;
+    }
+    return undefined;
   }
 
   /** The description of a tool under a key, made once per tool object and key. */
@@ -190,7 +198,6 @@ export class RequestCatalogs<TTool> {
     for (let entry = first; entry; entry = entry.next) if (entry.key === key) return entry;
     const entry: Described = {
       key,
-      serial: ++this.#serial,
       descriptor: undefined,
       error: undefined,
       fingerprint: undefined,
@@ -222,7 +229,7 @@ export class RequestCatalogs<TTool> {
     if (!comparable) return new ToolIndex(descriptors, this.#indexOptions);
     const fingerprints = described.map((entry) => entry.fingerprint as string);
     const known = findCached(this.#indexes.get(hash), (cached) =>
-      sameStrings(cached.fingerprints, fingerprints),
+      sameItems(cached.fingerprints, fingerprints),
     );
     if (known) return known.index;
     const index = new ToolIndex(descriptors, this.#indexOptions);
@@ -231,8 +238,37 @@ export class RequestCatalogs<TTool> {
   }
 }
 
-function isIterable<TTool>(tools: RequestTools<TTool> | readonly TTool[]): boolean {
-  return typeof (tools as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
+/**
+ * A request's keys and tools in order. A record is read with `Object.keys` and one lookup per
+ * key, the cheapest way through a large record (`Object.entries` and `Object.values` cost several
+ * times more); an array of tools with `keyOf` is used as it is.
+ */
+function walk<TTool>(
+  tools: RequestTools<TTool> | readonly TTool[],
+  keyOf: ((tool: TTool) => string) | undefined,
+): Walked<TTool> {
+  if (keyOf && Array.isArray(tools)) {
+    const list = tools as readonly TTool[];
+    const keys = new Array<string>(list.length);
+    for (let position = 0; position < list.length; position++)
+      keys[position] = keyOf(list[position]!);
+    return { keys, tools: list };
+  }
+  if (typeof (tools as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function') {
+    const keys: string[] = [];
+    const values: TTool[] = [];
+    for (const pair of tools as Iterable<readonly [string, TTool]>) {
+      keys.push(String(pair?.[0]));
+      values.push(pair?.[1] as TTool);
+    }
+    return { keys, tools: values };
+  }
+  const record = tools as Readonly<Record<string, TTool>>;
+  const keys = Object.keys(record);
+  const values = new Array<TTool>(keys.length);
+  for (let position = 0; position < keys.length; position++)
+    values[position] = record[keys[position]!]!;
+  return { keys, tools: values };
 }
 
 function findCached<TValue>(
@@ -263,15 +299,8 @@ function remember<TValue>(
   return size + 1;
 }
 
-function sameDescribed(left: readonly Described[], right: readonly Described[]): boolean {
-  if (left.length !== right.length) return false;
-  for (let position = 0; position < left.length; position++) {
-    if (left[position] !== right[position]) return false;
-  }
-  return true;
-}
-
-function sameStrings(left: readonly string[], right: readonly string[]): boolean {
+/** Whether two lists hold the same items (`===`) in the same order. */
+function sameItems<TItem>(left: readonly TItem[], right: readonly TItem[]): boolean {
   if (left.length !== right.length) return false;
   for (let position = 0; position < left.length; position++) {
     if (left[position] !== right[position]) return false;

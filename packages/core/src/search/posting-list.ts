@@ -21,8 +21,6 @@ export interface PostingList {
   /** Postings whose document was removed but not yet dropped. */
   dead: number;
   epoch: number;
-  /** `slots` and `frequencies` are views of a snapshot's bytes: copy them before writing. */
-  borrowed: boolean;
 }
 
 export function createPostingList(): PostingList {
@@ -34,24 +32,23 @@ export function createPostingList(): PostingList {
     length: 0,
     dead: 0,
     epoch: -1,
-    borrowed: false,
   };
 }
 
-/**
- * A posting list over a snapshot's arrays, full to their length. They are borrowed: appending
- * grows into new arrays anyway, and compaction copies them before writing.
- */
-export function postingListOf(slots: Int32Array, frequencies: Uint8Array): PostingList {
+/** A posting list over arrays decoded from a snapshot, whose first `length` postings are in use. */
+export function postingListOf(
+  slots: Int32Array,
+  frequencies: Uint8Array,
+  length: number,
+): PostingList {
   return {
     slots,
     frequencies,
     weights: EMPTY_WEIGHTS,
     bonuses: EMPTY_WEIGHTS,
-    length: slots.length,
+    length,
     dead: 0,
     epoch: -1,
-    borrowed: true,
   };
 }
 
@@ -70,7 +67,6 @@ export function postingAppend(
     frequencies.set(posting.frequencies);
     posting.slots = slots;
     posting.frequencies = frequencies;
-    posting.borrowed = false;
   }
   posting.slots[posting.length] = slot;
   const target = posting.length * FIELD_COUNT;
@@ -83,11 +79,6 @@ export function postingAppend(
 
 /** Drops the postings of removed documents (`alive[slot] === 0`), keeping the others in order. */
 export function postingCompact(posting: PostingList, alive: Uint8Array): void {
-  if (posting.borrowed) {
-    posting.slots = posting.slots.slice(0, posting.length);
-    posting.frequencies = posting.frequencies.slice(0, posting.length * FIELD_COUNT);
-    posting.borrowed = false;
-  }
   let kept = 0;
   for (let position = 0; position < posting.length; position++) {
     const slot = posting.slots[position]!;
@@ -110,48 +101,92 @@ export function postingCompact(posting: PostingList, alive: Uint8Array): void {
   posting.dead = 0;
 }
 
-const MIN_PENDING = 1_024;
+/** Postings per chunk of the constructor's buffer (16,384: 144 kB of terms and counts). */
+const CHUNK_BITS = 14;
+const CHUNK_SIZE = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK_SIZE - 1;
 
-/** Postings of many documents, buffered flat, then written to their lists in one pass. */
+/**
+ * The postings of many documents, buffered in document order, then written to their lists in one
+ * pass. Documents are slots 0, 1, 2... in the order they are added, each one's postings in one
+ * run, so no posting stores its slot. The buffer grows by whole chunks, never by copying: memory
+ * written once is the cost that matters at start-up.
+ */
 export class PendingPostings {
-  #terms: Int32Array;
-  #slots: Int32Array;
-  #counts: Uint8Array;
+  readonly #termChunks: Int32Array[] = [];
+  readonly #countChunks: Uint8Array[] = [];
+  #terms: Int32Array = new Int32Array(0);
+  #counts: Uint8Array = new Uint8Array(0);
+  /** Position in the current chunk. */
+  #at = CHUNK_SIZE;
   #length = 0;
+  /** Where each slot's postings start, plus the end of the last: slot `s` has `[starts[s], starts[s + 1])`. */
+  #starts: Int32Array;
+  #slots = 0;
 
-  /** @param expected - postings expected, to size the buffer once rather than grow it from small */
-  constructor(expected = MIN_PENDING) {
-    const capacity = Math.max(MIN_PENDING, expected);
-    this.#terms = new Int32Array(capacity);
-    this.#slots = new Int32Array(capacity);
-    this.#counts = new Uint8Array(capacity * FIELD_COUNT);
+  /** @param expectedSlots - documents expected, to size the run table once */
+  constructor(expectedSlots = 64) {
+    this.#starts = new Int32Array(Math.max(1, expectedSlots) + 1);
   }
 
-  append(termId: number, slot: number, counts: Uint8Array, offset: number): void {
-    if (this.#length === this.#terms.length) this.#grow();
-    const at = this.#length++;
+  /** Buffers one posting of the document being added: its term and per-field counts `counts[offset .. offset + FIELD_COUNT)`. */
+  append(termId: number, counts: Uint8Array, offset: number): void {
+    if (this.#at === CHUNK_SIZE) {
+      this.#terms = new Int32Array(CHUNK_SIZE);
+      this.#counts = new Uint8Array(CHUNK_SIZE * FIELD_COUNT);
+      this.#termChunks.push(this.#terms);
+      this.#countChunks.push(this.#counts);
+      this.#at = 0;
+    }
+    const at = this.#at++;
+    this.#length++;
     this.#terms[at] = termId;
-    this.#slots[at] = slot;
     const target = at * FIELD_COUNT;
     for (let field = 0; field < FIELD_COUNT; field++)
       this.#counts[target + field] = counts[offset + field]!;
   }
 
+  /** Ends the postings of `slot`, which must be the next slot (0, then 1...). */
+  endSlot(slot: number): void {
+    if (slot !== this.#slots) throw new Error(`PendingPostings: slot ${slot} out of order`);
+    if (slot + 2 > this.#starts.length) {
+      const starts = new Int32Array(this.#starts.length * 2);
+      starts.set(this.#starts);
+      this.#starts = starts;
+    }
+    this.#starts[slot + 1] = this.#length;
+    this.#slots++;
+  }
+
+  /** The term ids of a buffered slot's postings. */
+  termsOf(slot: number): Int32Array {
+    const start = this.#starts[slot]!;
+    const terms = new Int32Array(this.#starts[slot + 1]! - start);
+    for (let position = 0; position < terms.length; position++) {
+      const at = start + position;
+      terms[position] = this.#termChunks[at >>> CHUNK_BITS]![at & CHUNK_MASK]!;
+    }
+    return terms;
+  }
+
   /**
-   * Appends every buffered posting of a live slot to its term's list, in buffer order (slot order).
-   * Every list that gains postings moves to a view of one shared block, sized exactly: one
-   * allocation instead of two per term (a catalog in Chinese has tens of thousands of terms), and
-   * the postings are written into the block directly rather than through each list. Removals made
+   * Appends every buffered posting of a live slot to its term's list, in slot order. Every list
+   * that gains postings moves to a view of one shared block, sized exactly: one allocation
+   * instead of two per term (a catalog in Chinese has tens of thousands of terms), and the
+   * postings are written into the block directly rather than through each list. Removals made
    * while buffering only marked their lists' `dead` counters; their postings are dropped here, so
    * the counters start over.
    */
   flush(postings: PostingList[], alive: Uint8Array): void {
-    const terms = this.#terms;
-    const slots = this.#slots;
-    const counts = this.#counts;
+    const termChunks = this.#termChunks;
+    const countChunks = this.#countChunks;
+    const starts = this.#starts;
     const added = new Int32Array(postings.length);
-    for (let at = 0; at < this.#length; at++) {
-      if (alive[slots[at]!] === 1) added[terms[at]!]!++;
+    for (let slot = 0; slot < this.#slots; slot++) {
+      if (alive[slot] !== 1) continue;
+      for (let at = starts[slot]!; at < starts[slot + 1]!; at++) {
+        added[termChunks[at >>> CHUNK_BITS]![at & CHUNK_MASK]!]!++;
+      }
     }
     let blockSize = 0;
     for (let termId = 0; termId < postings.length; termId++) {
@@ -176,34 +211,23 @@ export class PendingPostings {
       posting.slots = slotBlock.subarray(offset, end);
       posting.frequencies = frequencyBlock.subarray(offset * FIELD_COUNT, end * FIELD_COUNT);
       posting.length = end - offset;
-      posting.borrowed = false;
       posting.epoch = -1;
       offset = end;
     }
-    for (let at = 0; at < this.#length; at++) {
-      const slot = slots[at]!;
+    for (let slot = 0; slot < this.#slots; slot++) {
       if (alive[slot] !== 1) continue;
-      const position = next[terms[at]!]!++;
-      slotBlock[position] = slot;
-      const source = at * FIELD_COUNT;
-      const target = position * FIELD_COUNT;
-      for (let field = 0; field < FIELD_COUNT; field++) {
-        frequencyBlock[target + field] = counts[source + field]!;
+      for (let at = starts[slot]!; at < starts[slot + 1]!; at++) {
+        const terms = termChunks[at >>> CHUNK_BITS]!;
+        const counts = countChunks[at >>> CHUNK_BITS]!;
+        const within = at & CHUNK_MASK;
+        const position = next[terms[within]!]!++;
+        slotBlock[position] = slot;
+        const source = within * FIELD_COUNT;
+        const target = position * FIELD_COUNT;
+        for (let field = 0; field < FIELD_COUNT; field++) {
+          frequencyBlock[target + field] = counts[source + field]!;
+        }
       }
     }
-    this.#length = 0;
-  }
-
-  #grow(): void {
-    const capacity = this.#terms.length * 2;
-    const terms = new Int32Array(capacity);
-    terms.set(this.#terms);
-    this.#terms = terms;
-    const slots = new Int32Array(capacity);
-    slots.set(this.#slots);
-    this.#slots = slots;
-    const counts = new Uint8Array(capacity * FIELD_COUNT);
-    counts.set(this.#counts);
-    this.#counts = counts;
   }
 }

@@ -1,8 +1,18 @@
+import { decodePostings, encodePostings } from './posting-codec';
 import { parseRanking, type RankingDescription, SnapshotError } from './snapshot-ranking';
+import {
+  buildLookupTable,
+  decodeString,
+  encodeStrings,
+  encodingFor,
+  lookupTableSize,
+  SnapshotStrings,
+  type TextEncoding,
+} from './snapshot-strings';
 import { FIELD_COUNT } from './tool-index-options';
 
 /** The snapshot layout this code writes and reads; bump it whenever the layout changes. */
-export const SNAPSHOT_FORMAT_VERSION = 1;
+export const SNAPSHOT_FORMAT_VERSION = 2;
 /** "TSIX": marks a tool-search index snapshot. */
 const MAGIC = [0x54, 0x53, 0x49, 0x58] as const;
 /** Magic, format version and header length, 4 bytes each. */
@@ -11,20 +21,18 @@ const PREAMBLE_BYTES = 12;
 const CHECKSUM_BYTES = 4;
 /** Typed arrays start on an 8-byte boundary. */
 const SECTION_ALIGNMENT = 8;
-/** Code units per `String.fromCharCode` call when text is stored as UTF-16. */
-const UTF16_CHUNK = 8_192;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
 /** What a snapshot holds: the live tools of an index, renumbered densely in slot order. */
 export interface SnapshotContents {
   ranking: RankingDescription;
-  ids: string[];
+  ids: readonly string[];
   /** Terms with at least one posting, in term-id order. */
-  terms: string[];
-  /** The tools whose exact-match key is not their id as is (see `toExactKey`), with those keys. */
+  terms: readonly string[];
+  /** The tools whose exact-match key is not their id as is (see `toExactKey`), ascending, with those keys. */
   foldedKeySlots: Uint32Array;
-  foldedKeys: string[];
+  foldedKeys: readonly string[];
   /** Term occurrences per field, `FIELD_COUNT` per tool. */
   fieldLengths: Uint32Array;
   /** Where each term's postings start in `postingSlots`; one more entry than terms. */
@@ -41,10 +49,26 @@ export interface SnapshotInput extends SnapshotContents {
 }
 
 /**
- * A restored snapshot. Descriptions are decoded one by one when asked for (only search results
- * need them), and typed arrays may be views of the caller's bytes.
+ * A restored snapshot, read in place: ids, terms and keys are decoded when first asked for and
+ * found through the snapshot's lookup tables, descriptions are decoded one by one (only search
+ * results need them), and the typed arrays are views of the caller's bytes (or of one copy).
  */
-export interface DecodedSnapshot extends SnapshotContents {
+export interface DecodedSnapshot {
+  ranking: RankingDescription;
+  /** The ids by slot. */
+  ids: SnapshotStrings;
+  /** The terms by term id. */
+  terms: SnapshotStrings;
+  /** The folded exact-match keys, in the order of `foldedKeySlots`. */
+  foldedKeys: SnapshotStrings;
+  foldedKeySlots: Uint32Array;
+  fieldLengths: Uint32Array;
+  /** The sum of each field's lengths over every tool. */
+  fieldLengthSums: readonly number[];
+  /** Where each term's postings start (as counted postings); one more entry than terms. */
+  postingOffsets: Uint32Array;
+  /** A term's postings, decoded (slots ascending, `FIELD_COUNT` counts each). */
+  postingsOf(termId: number): { slots: Int32Array; frequencies: Uint8Array; length: number };
   description(slot: number): string;
 }
 
@@ -54,14 +78,13 @@ interface Header {
   terms: number;
   foldedKeys: number;
   postings: number;
-  textUnits: number;
+  postingBytes: number;
+  fieldLengthSums: number[];
   textEncoding: TextEncoding;
   textBytes: number;
   descriptionEncoding: TextEncoding;
   descriptionBytes: number;
 }
-
-type TextEncoding = 'utf-8' | 'utf-16';
 
 /** Byte offsets of each section, from the header's counts. */
 function layoutOf(headerBytes: number, header: Header) {
@@ -72,31 +95,46 @@ function layoutOf(headerBytes: number, header: Header) {
     return start;
   };
   const stringCount = header.slots + header.terms + header.foldedKeys;
+  const tableSizes = {
+    ids: lookupTableSize(header.slots),
+    terms: lookupTableSize(header.terms),
+    foldedKeys: lookupTableSize(header.foldedKeys),
+  };
   const fieldLengths = section(header.slots * FIELD_COUNT * 4);
-  const stringLengths = section(stringCount * 4);
+  const stringOffsets = section((stringCount + 1) * 4);
   const foldedKeySlots = section(header.foldedKeys * 4);
+  const idTable = section(tableSizes.ids * 4);
+  const termTable = section(tableSizes.terms * 4);
+  const foldedKeyTable = section(tableSizes.foldedKeys * 4);
   const descriptionOffsets = section((header.slots + 1) * 4);
   const postingOffsets = section((header.terms + 1) * 4);
-  const postingSlots = section(header.postings * 4);
-  const postingFrequencies = section(header.postings * FIELD_COUNT);
+  const postingByteOffsets = section((header.terms + 1) * 4);
+  const postingBytes = section(header.postingBytes);
   const text = section(header.textBytes);
   const descriptions = section(header.descriptionBytes);
   return {
     stringCount,
+    tableSizes,
     fieldLengths,
-    stringLengths,
+    stringOffsets,
     foldedKeySlots,
+    idTable,
+    termTable,
+    foldedKeyTable,
     descriptionOffsets,
     postingOffsets,
-    postingSlots,
-    postingFrequencies,
+    postingByteOffsets,
+    postingBytes,
     text,
     descriptions,
     total: offset + CHECKSUM_BYTES,
   };
 }
 
-/** Writes a snapshot: a small JSON header, typed-array sections, the strings, a checksum. */
+/**
+ * Writes a snapshot: a small JSON header, typed-array sections (lookup tables included, so a
+ * restore builds no map of ids or terms), the strings, and a checksum over everything before it.
+ */
 export function encodeSnapshot(input: SnapshotInput): Uint8Array {
   if (!isLittleEndian()) {
     throw new SnapshotError(
@@ -106,24 +144,18 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
   }
   const slots = input.ids.length;
   const strings = [...input.ids, ...input.terms, ...input.foldedKeys];
-  const stringLengths = new Uint32Array(strings.length);
-  for (let position = 0; position < strings.length; position++) {
-    stringLengths[position] = strings[position]!.length;
-  }
-  const text = toBytes(strings.join(''));
-  const descriptionOffsets = new Uint32Array(slots + 1);
-  const allDescriptions = input.descriptions.join('');
-  const descriptionEncoding: TextEncoding = isWellFormed(allDescriptions) ? 'utf-8' : 'utf-16';
-  const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
-  let descriptionBytes = 0;
-  for (let slot = 0; slot < slots; slot++) {
-    const description = input.descriptions[slot]!;
-    const part =
-      descriptionEncoding === 'utf-8' ? encoder.encode(description) : utf16Bytes(description);
-    parts.push(part);
-    descriptionBytes += part.length;
-    descriptionOffsets[slot + 1] = descriptionBytes;
+  const textEncoding = encodingFor(strings);
+  const text = encodeStrings(strings, textEncoding);
+  const postings = encodePostings(
+    input.postingOffsets,
+    input.postingSlots,
+    input.postingFrequencies,
+  );
+  const descriptionEncoding = encodingFor(input.descriptions);
+  const descriptions = encodeStrings(input.descriptions, descriptionEncoding);
+  const fieldLengthSums = new Array<number>(FIELD_COUNT).fill(0);
+  for (let at = 0; at < input.fieldLengths.length; at++) {
+    fieldLengthSums[at % FIELD_COUNT]! += input.fieldLengths[at]!;
   }
   const header: Header = {
     ranking: input.ranking,
@@ -131,13 +163,14 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
     terms: input.terms.length,
     foldedKeys: input.foldedKeys.length,
     postings: input.postingSlots.length,
-    textUnits: text.units,
-    textEncoding: text.encoding,
+    postingBytes: postings.bytes.length,
+    fieldLengthSums,
+    textEncoding,
     textBytes: text.bytes.length,
     descriptionEncoding,
-    descriptionBytes,
+    descriptionBytes: descriptions.bytes.length,
   };
-  const headerJson = encoder.encode(JSON.stringify(header));
+  const headerJson = new TextEncoder().encode(JSON.stringify(header));
   const layout = layoutOf(headerJson.length, header);
   const buffer = new ArrayBuffer(layout.total);
   const bytes = new Uint8Array(buffer);
@@ -146,31 +179,35 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
   preamble[0] = SNAPSHOT_FORMAT_VERSION;
   preamble[1] = headerJson.length;
   bytes.set(headerJson, PREAMBLE_BYTES);
-  const put = (offset: number, array: Uint32Array | Int32Array) =>
+  const put = (offset: number, array: Uint32Array | Int32Array | Uint8Array) =>
     bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
   put(layout.fieldLengths, input.fieldLengths);
-  put(layout.stringLengths, stringLengths);
+  put(layout.stringOffsets, text.offsets);
   put(layout.foldedKeySlots, input.foldedKeySlots);
-  put(layout.descriptionOffsets, descriptionOffsets);
+  put(layout.idTable, buildLookupTable(input.ids));
+  put(layout.termTable, buildLookupTable(input.terms));
+  put(layout.foldedKeyTable, buildLookupTable(input.foldedKeys));
+  put(layout.descriptionOffsets, descriptions.offsets);
   put(layout.postingOffsets, input.postingOffsets);
-  put(layout.postingSlots, input.postingSlots);
-  bytes.set(input.postingFrequencies, layout.postingFrequencies);
-  bytes.set(text.bytes, layout.text);
-  let at = layout.descriptions;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
+  put(layout.postingByteOffsets, postings.byteOffsets);
+  put(layout.postingBytes, postings.bytes);
+  put(layout.text, text.bytes);
+  put(layout.descriptions, descriptions.bytes);
   const words = new Uint32Array(buffer, 0, (layout.total - CHECKSUM_BYTES) / 4);
-  new Uint32Array(buffer, layout.total - CHECKSUM_BYTES, 1)[0] = checksum(words);
+  const scan: Scan = { hash: FNV_OFFSET, failure: undefined };
+  scanPlain(words, 0, words.length, scan);
+  new Uint32Array(buffer, layout.total - CHECKSUM_BYTES, 1)[0] = scan.hash >>> 0;
   return bytes;
 }
 
 /**
- * Reads a snapshot, checking everything before trusting it: the marker, the format version,
- * the checksum, the header and that every section fits and is consistent. The bytes are read in
- * place when they are aligned (as a file read into a fresh buffer is), else copied once; either
- * way they must not change afterwards.
+ * Reads a snapshot, checking it before trusting it: the marker, the format version, the header,
+ * that the sections fill its length exactly, and, in one pass over the bytes, a checksum over all
+ * of them (any one damaged word changes it) together with the bounds of every number the index
+ * looks things up by (offsets ascending and within their section, slots and table entries in
+ * range), so that even bytes forged with a matching checksum cannot make it read out of bounds.
+ * The bytes are read in place when they are aligned (as a file read into a fresh buffer is), else
+ * copied once; either way they must not change afterwards.
  * @throws SnapshotError
  */
 export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
@@ -212,14 +249,9 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
   // `new Uint8Array(input)` copies; a Node Buffer's own `slice` would not.
   const bytes = input.byteOffset % SECTION_ALIGNMENT === 0 ? input : new Uint8Array(input);
   const { buffer, byteOffset } = bytes;
-  const words = new Uint32Array(buffer, byteOffset, input.length / 4 - 1);
-  if (
-    checksum(words) !== new Uint32Array(buffer, byteOffset + input.length - CHECKSUM_BYTES, 1)[0]
-  ) {
-    throw corrupt('checksum mismatch');
-  }
   const headerBytes = versionView.getUint32(8, true);
-  if (PREAMBLE_BYTES + headerBytes > input.length) throw corrupt('header past the end');
+  if (PREAMBLE_BYTES + headerBytes > input.length - CHECKSUM_BYTES)
+    throw corrupt('header past the end');
   let header: Header;
   try {
     header = JSON.parse(
@@ -235,141 +267,237 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
     header?.terms,
     header?.foldedKeys,
     header?.postings,
-    header?.textUnits,
+    header?.postingBytes,
     header?.textBytes,
     header?.descriptionBytes,
   ];
   if (!counts.every((count) => Number.isSafeInteger(count) && (count as number) >= 0)) {
     throw corrupt('bad counts');
   }
+  const sums = header.fieldLengthSums;
+  if (
+    !Array.isArray(sums) ||
+    sums.length !== FIELD_COUNT ||
+    !sums.every((sum) => Number.isSafeInteger(sum) && sum >= 0)
+  ) {
+    throw corrupt('bad field lengths');
+  }
+  const { textEncoding, descriptionEncoding } = header;
+  if (!isEncoding(textEncoding) || !isEncoding(descriptionEncoding))
+    throw corrupt('unknown text encoding');
   const ranking = parseRanking(header.ranking);
   if (!ranking) throw corrupt('bad ranking options');
   const layout = layoutOf(headerBytes, header);
   if (layout.total !== input.length) throw corrupt('sections do not fit its length');
 
   const { slots, terms, postings, foldedKeys } = header;
+  const word = (offset: number) => offset / 4;
+  const checks: Check[] = [
+    {
+      from: word(layout.stringOffsets),
+      count: layout.stringCount + 1,
+      kind: 'offsets',
+      limit: header.textBytes,
+      what: 'bad strings',
+    },
+    {
+      from: word(layout.foldedKeySlots),
+      count: foldedKeys,
+      kind: 'ascending',
+      limit: slots - 1,
+      what: 'a key names no tool',
+    },
+    {
+      from: word(layout.idTable),
+      count: layout.tableSizes.ids,
+      kind: 'bounded',
+      limit: slots,
+      what: 'bad id table',
+    },
+    {
+      from: word(layout.termTable),
+      count: layout.tableSizes.terms,
+      kind: 'bounded',
+      limit: terms,
+      what: 'bad term table',
+    },
+    {
+      from: word(layout.foldedKeyTable),
+      count: layout.tableSizes.foldedKeys,
+      kind: 'bounded',
+      limit: foldedKeys,
+      what: 'bad key table',
+    },
+    {
+      from: word(layout.descriptionOffsets),
+      count: slots + 1,
+      kind: 'offsets',
+      limit: header.descriptionBytes,
+      what: 'bad descriptions',
+    },
+    {
+      from: word(layout.postingOffsets),
+      count: terms + 1,
+      kind: 'offsets',
+      limit: postings,
+      what: 'bad postings',
+    },
+    {
+      from: word(layout.postingByteOffsets),
+      count: terms + 1,
+      kind: 'offsets',
+      limit: header.postingBytes,
+      what: 'bad postings',
+    },
+  ];
+  const words = new Uint32Array(buffer, byteOffset, input.length / 4 - 1);
+  const scan: Scan = { hash: FNV_OFFSET, failure: undefined };
+  let at = 0;
+  for (const check of checks) {
+    scanPlain(words, at, check.from, scan);
+    at = check.from + check.count;
+    if (check.kind === 'bounded') scanBounded(words, check.from, at, check.limit, scan);
+    else scanAscending(words, check.from, at, check.limit, scan);
+    if (scan.failure === undefined && check.kind === 'offsets') {
+      // Offsets start at 0 and end at their section's length.
+      if (words[check.from] !== 0 || words[at - 1] !== check.limit) scan.failure = 'offsets';
+    }
+    if (scan.failure !== undefined) {
+      scan.failure = check.what;
+      break;
+    }
+  }
+  if (scan.failure !== undefined) {
+    // A damaged word fails the checksum as well; say so rather than name the section.
+    const checksum = new Uint32Array(buffer, byteOffset + input.length - CHECKSUM_BYTES, 1)[0];
+    const full: Scan = { hash: FNV_OFFSET, failure: undefined };
+    scanPlain(words, 0, words.length, full);
+    throw corrupt(full.hash >>> 0 === checksum ? scan.failure : 'checksum mismatch');
+  }
+  scanPlain(words, at, words.length, scan);
+  if (scan.hash >>> 0 !== new Uint32Array(buffer, byteOffset + input.length - CHECKSUM_BYTES, 1)[0])
+    throw corrupt('checksum mismatch');
+
   const u32 = (offset: number, length: number) =>
     new Uint32Array(buffer, byteOffset + offset, length);
-  const fieldLengths = u32(layout.fieldLengths, slots * FIELD_COUNT);
-  const stringLengths = u32(layout.stringLengths, layout.stringCount);
-  const foldedKeySlots = u32(layout.foldedKeySlots, foldedKeys);
-  const descriptionOffsets = u32(layout.descriptionOffsets, slots + 1);
+  const stringOffsets = u32(layout.stringOffsets, layout.stringCount + 1);
+  const text = bytes.subarray(layout.text, layout.text + header.textBytes);
+  const strings = (from: number, count: number, table: number, tableSize: number) =>
+    new SnapshotStrings(
+      text,
+      stringOffsets.subarray(from, from + count + 1),
+      textEncoding,
+      u32(table, tableSize),
+    );
   const postingOffsets = u32(layout.postingOffsets, terms + 1);
-  const postingSlots = new Int32Array(buffer, byteOffset + layout.postingSlots, postings);
-  const postingFrequencies = bytes.subarray(
-    layout.postingFrequencies,
-    layout.postingFrequencies + postings * FIELD_COUNT,
+  const postingByteOffsets = u32(layout.postingByteOffsets, terms + 1);
+  const postingBytes = bytes.subarray(
+    layout.postingBytes,
+    layout.postingBytes + header.postingBytes,
   );
-  if (postingOffsets[0] !== 0 || postingOffsets[terms] !== postings) throw corrupt('bad postings');
-  for (let term = 0; term < terms; term++) {
-    if (postingOffsets[term + 1]! < postingOffsets[term]!) throw corrupt('bad postings');
-  }
-  for (let position = 0; position < postings; position++) {
-    const slot = postingSlots[position]!;
-    if (slot < 0 || slot >= slots) throw corrupt('a posting names no tool');
-  }
-  for (const slot of foldedKeySlots) if (slot >= slots) throw corrupt('a key names no tool');
-  if (descriptionOffsets[0] !== 0 || descriptionOffsets[slots] !== header.descriptionBytes)
-    throw corrupt('bad descriptions');
-  for (let slot = 0; slot < slots; slot++) {
-    if (descriptionOffsets[slot + 1]! < descriptionOffsets[slot]!)
-      throw corrupt('bad descriptions');
-  }
-
-  const text = decodeText(
-    bytes.subarray(layout.text, layout.text + header.textBytes),
-    header.textEncoding,
-  );
-  if (text === undefined || text.length !== header.textUnits) throw corrupt('unreadable text');
-  const strings: string[] = new Array(stringLengths.length);
-  let offset = 0;
-  for (let position = 0; position < stringLengths.length; position++) {
-    const end = offset + stringLengths[position]!;
-    if (end > text.length) throw corrupt('strings past the text');
-    strings[position] = text.slice(offset, end);
-    offset = end;
-  }
-  if (offset !== text.length) throw corrupt('text left over');
-
+  const descriptionOffsets = u32(layout.descriptionOffsets, slots + 1);
   const descriptionBytes = bytes.subarray(
     layout.descriptions,
     layout.descriptions + header.descriptionBytes,
   );
-  const { descriptionEncoding } = header;
-  if (descriptionEncoding !== 'utf-8' && descriptionEncoding !== 'utf-16')
-    throw corrupt('unknown text encoding');
   return {
     ranking,
-    ids: strings.slice(0, slots),
-    terms: strings.slice(slots, slots + terms),
-    foldedKeys: strings.slice(slots + terms),
-    foldedKeySlots,
-    fieldLengths,
+    ids: strings(0, slots, layout.idTable, layout.tableSizes.ids),
+    terms: strings(slots, terms, layout.termTable, layout.tableSizes.terms),
+    foldedKeys: strings(
+      slots + terms,
+      foldedKeys,
+      layout.foldedKeyTable,
+      layout.tableSizes.foldedKeys,
+    ),
+    foldedKeySlots: u32(layout.foldedKeySlots, foldedKeys),
+    fieldLengths: u32(layout.fieldLengths, slots * FIELD_COUNT),
+    fieldLengthSums: sums,
     postingOffsets,
-    postingSlots,
-    postingFrequencies,
+    postingsOf: (termId) =>
+      decodePostings(
+        postingBytes.subarray(postingByteOffsets[termId]!, postingByteOffsets[termId + 1]!),
+        postingOffsets[termId + 1]! - postingOffsets[termId]!,
+        slots,
+      ),
     description: (slot) =>
-      decodeText(
+      decodeString(
         descriptionBytes.subarray(descriptionOffsets[slot]!, descriptionOffsets[slot + 1]!),
         descriptionEncoding,
-      ) ?? '',
+      ),
   };
 }
 
-/** Text as bytes: UTF-8, or UTF-16 when a string holds a lone surrogate (UTF-8 cannot carry one exactly). */
-function toBytes(text: string): { bytes: Uint8Array; encoding: TextEncoding; units: number } {
-  return isWellFormed(text)
-    ? { bytes: new TextEncoder().encode(text), encoding: 'utf-8', units: text.length }
-    : { bytes: utf16Bytes(text), encoding: 'utf-16', units: text.length };
+/** A section whose words must stay in bounds: `bounded` (each <= limit), `ascending` (and never decreasing), `offsets` (ascending, from 0 to limit). */
+interface Check {
+  from: number;
+  count: number;
+  kind: 'bounded' | 'ascending' | 'offsets';
+  limit: number;
+  what: string;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** The running checksum of a pass over the words, and the first bound it found broken. */
+interface Scan {
+  hash: number;
+  failure: string | undefined;
+}
 
-function decodeText(bytes: Uint8Array, encoding: TextEncoding): string | undefined {
-  if (encoding === 'utf-8') {
-    try {
-      return utf8.decode(bytes);
-    } catch {
-      return undefined;
-    }
+// FNV-1a over 32-bit words: every step is a bijection, so any one damaged word is always caught.
+// Bounds are checked in the same loop, so each word is read once (cold memory is most of the cost).
+
+function scanPlain(words: Uint32Array, from: number, to: number, scan: Scan): void {
+  let hash = scan.hash;
+  for (let position = from; position < to; position++) {
+    hash = Math.imul(hash ^ words[position]!, FNV_PRIME);
   }
-  if (encoding !== 'utf-16' || bytes.length % 2 !== 0) return undefined;
-  // Copied, so the code units are aligned whatever the offset.
-  return fromUtf16(new Uint16Array(new Uint8Array(bytes).buffer));
+  scan.hash = hash;
 }
 
-function isWellFormed(text: string): boolean {
-  // In Node 20+ (this package needs 22), not yet in the ES lib typed here.
-  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+function scanBounded(
+  words: Uint32Array,
+  from: number,
+  to: number,
+  limit: number,
+  scan: Scan,
+): void {
+  let hash = scan.hash;
+  let broken = false;
+  for (let position = from; position < to; position++) {
+    const value = words[position]!;
+    hash = Math.imul(hash ^ value, FNV_PRIME);
+    if (value > limit) broken = true;
+  }
+  scan.hash = hash;
+  if (broken) scan.failure = 'bounds';
+}
+
+function scanAscending(
+  words: Uint32Array,
+  from: number,
+  to: number,
+  limit: number,
+  scan: Scan,
+): void {
+  let hash = scan.hash;
+  let broken = false;
+  let previous = 0;
+  for (let position = from; position < to; position++) {
+    const value = words[position]!;
+    hash = Math.imul(hash ^ value, FNV_PRIME);
+    if (value < previous || value > limit) broken = true;
+    previous = value;
+  }
+  scan.hash = hash;
+  if (broken) scan.failure = 'bounds';
+}
+
+function isEncoding(value: unknown): value is TextEncoding {
+  return value === 'utf-8' || value === 'utf-16';
 }
 
 function align(value: number, to: number): number {
   return Math.ceil(value / to) * to;
-}
-
-/** FNV-1a over 32-bit words: every step is a bijection, so any one damaged word is always caught. */
-function checksum(words: Uint32Array): number {
-  let hash = FNV_OFFSET;
-  for (let position = 0; position < words.length; position++) {
-    hash = Math.imul(hash ^ words[position]!, FNV_PRIME);
-  }
-  return hash >>> 0;
-}
-
-function utf16Bytes(text: string): Uint8Array {
-  const units = new Uint16Array(text.length);
-  for (let position = 0; position < text.length; position++) {
-    units[position] = text.charCodeAt(position);
-  }
-  return new Uint8Array(units.buffer);
-}
-
-function fromUtf16(units: Uint16Array): string {
-  let text = '';
-  for (let start = 0; start < units.length; start += UTF16_CHUNK) {
-    text += String.fromCharCode(...units.subarray(start, start + UTF16_CHUNK));
-  }
-  return text;
 }
 
 function isLittleEndian(): boolean {

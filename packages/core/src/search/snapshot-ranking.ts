@@ -35,6 +35,12 @@ export interface RankingDescription {
     cjk: CjkSegmentation;
   };
   /**
+   * Whether the index holds text that `Intl.Segmenter` splits (Thai, Lao, Myanmar, Khmer, or
+   * any text when `cjk` is not `'bigram'`): only then does the segmenter decide its terms, and
+   * only then is it part of `analyzer` (loading its dictionaries takes tens of milliseconds).
+   */
+  segmenter: boolean;
+  /**
    * What the tokenizer makes of a fixed text, hashed: a tokenizer that splits, folds, stems or
    * segments differently (another version of this library, another ICU in Node) differs here.
    */
@@ -43,19 +49,23 @@ export interface RankingDescription {
 
 /**
  * Covers what the tokenizer decides: camelCase and snake_case splitting, stop words, stemming,
- * Unicode folding (NFKC, diacritics, ß, ligatures, full-width digits), CJK bigrams, and the
- * `Intl.Segmenter` words of unspaced scripts (Thai).
+ * Unicode folding (NFKC, diacritics, ß, ligatures, full-width digits) and CJK bigrams (or
+ * `Intl.Segmenter` words, when `cjk` asks for them).
  */
 const ANALYZER_PROBE =
   'getWeatherForecast for the Zürich café: HTMLParser v2Beta github.create-issue server__tool ' +
   'creating running studies analyses l’hôtel de la gare Straße ﬁle ０１２ 天气预报查询 東京の天気 ' +
-  '날씨 예보 ภาษาไทยง่ายนิดเดียว Ελληνικά ΑΘΗΝΑ';
+  '날씨 예보 Ελληνικά ΑΘΗΝΑ';
+/** The `Intl.Segmenter` words of an unspaced script (Thai), probed when the index has such text. */
+const SEGMENTER_PROBE = 'ภาษาไทยง่ายนิดเดียว';
 
 /**
  * The ranking an index built with these options has.
+ * @param options - the index's options
+ * @param segmenter - whether the index holds text `Intl.Segmenter` splits (see {@link RankingDescription.segmenter})
  * @throws SnapshotError when the tokenizer or the stemmer is a function, which no snapshot can hold
  */
-export function describeRanking(options: ToolIndexOptions): RankingDescription {
+export function describeRanking(options: ToolIndexOptions, segmenter = true): RankingDescription {
   const tokenizer = options.tokenizer;
   if (typeof tokenizer === 'function') {
     throw new SnapshotError(
@@ -94,18 +104,21 @@ export function describeRanking(options: ToolIndexOptions): RankingDescription {
     k1: settings.k1,
     idBoost: { exact: settings.exactBoost, word: settings.wordBoost },
     tokenizer: tokenizerOptions,
-    analyzer: analyzerOf(tokenizerOptions),
+    segmenter,
+    analyzer: analyzerOf(tokenizerOptions, segmenter),
   };
 }
 
 /** Analyzer fingerprints by tokenizer options: one probe per process and options. */
 const analyzers = new Map<string, string>();
 
-function analyzerOf(tokenizer: RankingDescription['tokenizer']): string {
-  const key = JSON.stringify(tokenizer);
+function analyzerOf(tokenizer: RankingDescription['tokenizer'], segmenter: boolean): string {
+  const key = JSON.stringify([tokenizer, segmenter]);
   let analyzer = analyzers.get(key);
   if (analyzer === undefined) {
-    const probe = createTokenizer(toTokenizerOptions(tokenizer))(ANALYZER_PROBE);
+    const tokenize = createTokenizer(toTokenizerOptions(tokenizer));
+    const probe = tokenize(ANALYZER_PROBE);
+    if (segmenter) probe.push('\u0002', ...tokenize(SEGMENTER_PROBE));
     // The default stop words belong to the library version, so their content is hashed too.
     const defaults =
       tokenizer.stopWords === 'default' ? [...DEFAULT_STOP_WORDS].sort().join(' ') : '';
@@ -186,7 +199,7 @@ export function parseRanking(value: unknown): RankingDescription | undefined {
     (Array.isArray(stopWords) && stopWords.every((word) => typeof word === 'string'));
   if (!validStopWords || typeof stem !== 'boolean') return undefined;
   if (cjk !== 'bigram' && cjk !== 'segmenter' && cjk !== 'both') return undefined;
-  if (typeof value.analyzer !== 'string') return undefined;
+  if (typeof value.analyzer !== 'string' || typeof value.segmenter !== 'boolean') return undefined;
   return value as unknown as RankingDescription;
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createTokenizer, normalizeText, splitIdentifier } from './tokenizer';
+import { createTokenizer, isNfkcInert, normalizeText, splitIdentifier } from './tokenizer';
 
 describe('splitIdentifier', () => {
   it.each([
@@ -88,5 +88,46 @@ describe('createTokenizer', () => {
 
   it('handles lone surrogates and control characters', () => {
     expect(() => tokenize('\ud800abc\u0000def\u200b')).not.toThrow();
+  });
+});
+
+describe('isNfkcInert', () => {
+  it('accepts only text whose terms NFKC cannot change', () => {
+    const word = /^[\p{L}\p{N}\p{M}]$/u;
+    for (let code = 0; code <= 0xffff; code++) {
+      const char = String.fromCharCode(code);
+      if (!isNfkcInert(char)) continue;
+      const normalized = char.normalize('NFKC');
+      if (normalized === char) continue;
+      // Otherwise one ASCII separator, as the character itself was one: the same runs either way.
+      expect(normalized).toHaveLength(1);
+      expect(normalized.charCodeAt(0)).toBeLessThan(0x80);
+      expect(word.test(normalized) || normalized === "'").toBe(false);
+      expect(word.test(char)).toBe(false);
+    }
+    expect(isNfkcInert('查询城市的天气，返回（摄氏度）。')).toBe(true);
+    expect(isNfkcInert('ＡＰＩ密钥')).toBe(false);
+    expect(isNfkcInert('東京の天気')).toBe(false);
+  });
+
+  it('tokenizes inert text exactly as its NFKC form', () => {
+    const tokenize = createTokenizer();
+    const alphabet = fc.constantFrom(
+      ...`天气预报查询城市的温度摄氏getWeather_id 12'，。、（）：；！？“”‘’—\u3000《》「」`.split(
+        '',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 30 }), (chars) => {
+        const text = chars.join('');
+        expect(isNfkcInert(text)).toBe(true);
+        // A no-break space is not inert: the second text takes the NFKC path, and adds no term.
+        expect(tokenize(text)).toEqual(tokenize(`${text} \u00a0`));
+      }),
+      { numRuns: 300 },
+    );
+    for (const text of ["don't stop", 'it’s 天气，API密钥', "a'b'c d''e"]) {
+      expect(tokenize(text)).toEqual(tokenize(`${text} \u00a0`));
+    }
   });
 });

@@ -87,10 +87,17 @@ function pushCjk(terms: string[], run: string, mode: CjkSegmentation): void {
     // Overlapping bigrams, and a lone character as itself: the standard indexing of unspaced
     // CJK text (as in Lucene's CJKAnalyzer). Unigrams of longer runs were measured to add noise:
     // common characters (的, 我, 是) match everything.
-    const chars = run.length === 1 || !/[\ud800-\udbff]/.test(run) ? run : Array.from(run);
-    if (chars.length === 1) terms.push(chars[0]!);
-    for (let index = 0; index + 1 < chars.length; index++)
-      terms.push(chars[index]! + chars[index + 1]!);
+    if (run.length === 1 || !/[\ud800-\udbff]/.test(run)) {
+      // One string per bigram (indexing `run[i]` would make each character a string first).
+      if (run.length === 1) terms.push(run);
+      for (let index = 0; index + 1 < run.length; index++)
+        terms.push(run.substring(index, index + 2));
+    } else {
+      const chars = Array.from(run);
+      if (chars.length === 1) terms.push(chars[0]!);
+      for (let index = 0; index + 1 < chars.length; index++)
+        terms.push(chars[index]! + chars[index + 1]!);
+    }
   }
   if (mode !== 'bigram') {
     for (const word of segmentWords(run)) {
@@ -135,8 +142,7 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
   const cache = new Map<string, readonly string[]>();
   return (text: string): string[] => {
     const terms: string[] = [];
-    const source = isAscii(text) ? text : text.normalize('NFKC');
-    forEachRun(source, (run, kind) => {
+    const onRun = (run: string, kind: RunKind): void => {
       if (kind === RunKind.Cjk) {
         pushCjk(terms, run, cjk);
         return;
@@ -152,9 +158,50 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
         cache.set(run, runTerms);
       }
       for (const term of runTerms) terms.push(term);
-    });
+    };
+    if (isNfkcInert(text)) {
+      // The same runs forEachRun finds in such text, found by the regex engine in one call.
+      const runs = text.match(INERT_RUNS);
+      if (runs !== null) {
+        for (const run of runs) onRun(run, run.charCodeAt(0) < 0x80 ? RunKind.Word : RunKind.Cjk);
+      }
+    } else {
+      forEachRun(text.normalize('NFKC'), onRun);
+    }
     return terms;
   };
+}
+
+/**
+ * Punctuation of Chinese and Japanese text that NFKC maps to an ASCII separator (the full-width
+ * comma, parentheses, colon...) or leaves alone: either way it separates words, so skipping NFKC
+ * over it yields the same terms. Sorted, for `includes` on a short list.
+ */
+const INERT_PUNCTUATION = [
+  0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x3000, 0x3001, 0x3002, 0x3008, 0x3009, 0x300a, 0x300b,
+  0x300c, 0x300d, 0x300e, 0x300f, 0x3010, 0x3011, 0xff01, 0xff08, 0xff09, 0xff0c, 0xff1a, 0xff1b,
+  0xff1f,
+];
+
+/**
+ * The runs of {@link isNfkcInert} text, as `forEachRun` finds them: ASCII letters and digits
+ * (an apostrophe between two of them joins the word), or CJK Unified Ideographs; the rest
+ * separates.
+ */
+const INERT_RUNS = /[A-Za-z0-9]+(?:['\u2019][A-Za-z0-9]+)*|[\u4e00-\u9fff]+/g;
+
+/**
+ * Whether NFKC can be skipped for a text: it is ASCII, CJK Unified Ideographs (which NFKC leaves
+ * alone and never composes) and {@link INERT_PUNCTUATION} only. Most Chinese catalog text is, and
+ * normalizing it copied every text for nothing.
+ */
+export function isNfkcInert(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80 || (code >= 0x4e00 && code <= 0x9fff)) continue;
+    if (!INERT_PUNCTUATION.includes(code)) return false;
+  }
+  return true;
 }
 
 function isAscii(text: string): boolean {

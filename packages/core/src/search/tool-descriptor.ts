@@ -56,43 +56,59 @@ const MAX_SCHEMA_STRINGS = 2_000;
  */
 export function extractSchemaText(schema: unknown): SchemaText {
   const text: SchemaText = { names: [], descriptions: [] };
+  forEachSchemaText(schema, (value, isName) => {
+    (isName ? text.names : text.descriptions).push(value);
+  });
+  return text;
+}
+
+/**
+ * Calls `visit` with each non-empty text of a JSON Schema in the order it is found: property
+ * names (`isName`), and descriptions, titles and string enum values (see {@link extractSchemaText}).
+ *
+ * @param schema - an input schema, or anything (non-objects yield nothing)
+ * @param visit - called once per text
+ */
+export function forEachSchemaText(
+  schema: unknown,
+  visit: (text: string, isName: boolean) => void,
+): void {
   // Budgets instead of a visited set: they bound cyclic and huge schemas alike, for less work.
   let stringsLeft = MAX_SCHEMA_STRINGS;
   let nodesLeft = MAX_SCHEMA_NODES;
 
-  const push = (list: string[], value: unknown): void => {
-    if (typeof value === 'string' && value.length > 0 && stringsLeft-- > 0) list.push(value);
+  const push = (value: unknown, isName: boolean): void => {
+    if (typeof value === 'string' && value.length > 0 && stringsLeft-- > 0) visit(value, isName);
   };
 
-  const visit = (node: unknown, depth: number, isRoot: boolean): void => {
+  const walk = (node: unknown, depth: number, isRoot: boolean): void => {
     if (node === null || typeof node !== 'object' || depth > MAX_SCHEMA_DEPTH || nodesLeft-- <= 0) {
       return;
     }
     if (Array.isArray(node)) {
-      for (const item of node) visit(item, depth + 1, false);
+      for (const item of node) walk(item, depth + 1, false);
       return;
     }
     const record = node as Record<string, unknown>;
     // The root's own description usually repeats the tool description; only nested text is new.
     if (!isRoot) {
-      push(text.descriptions, record.description);
-      push(text.descriptions, record.title);
+      push(record.description, false);
+      push(record.title, false);
     }
-    if (Array.isArray(record.enum)) for (const value of record.enum) push(text.descriptions, value);
+    if (Array.isArray(record.enum)) for (const value of record.enum) push(value, false);
     const properties = record.properties;
     if (properties !== null && typeof properties === 'object' && !Array.isArray(properties)) {
       for (const name in properties) {
         if (!Object.hasOwn(properties, name)) continue;
-        push(text.names, name);
-        visit((properties as Record<string, unknown>)[name], depth + 1, false);
+        push(name, true);
+        walk((properties as Record<string, unknown>)[name], depth + 1, false);
       }
     }
     for (const key of NESTED_SCHEMA_KEYS) {
       const child = record[key];
-      if (child !== undefined) visit(child, depth + 1, false);
+      if (child !== undefined) walk(child, depth + 1, false);
     }
   };
 
-  visit(schema, 0, true);
-  return text;
+  walk(schema, 0, true);
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SNAPSHOT_FORMAT_VERSION } from './snapshot-codec';
 import { SnapshotError } from './snapshot-ranking';
 import type { ToolDescriptor } from './tool-descriptor';
 import { ToolIndex } from './tool-index';
@@ -65,6 +66,26 @@ function damaged(bytes: Uint8Array, at: number): Uint8Array {
   const copy = bytes.slice();
   copy[at] = copy[at]! ^ 0x5a;
   return copy;
+}
+
+/** Where a snapshot's sections start: after the preamble and its header, on an 8-byte boundary. */
+function bodyStart(bytes: Uint8Array): number {
+  const headerBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true);
+  return Math.ceil((12 + headerBytes) / 8) * 8;
+}
+
+/** A snapshot's JSON header. */
+function headerOf(bytes: Uint8Array): { ranking: { segmenter: boolean } } {
+  const headerBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true);
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headerBytes)));
+}
+
+/** The snapshot's checksum: 32-bit FNV-1a over every 32-bit word before the last. */
+function checksumOf(bytes: Uint8Array): number {
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4 - 1);
+  let hash = 0x811c9dc5;
+  for (const word of words) hash = Math.imul(hash ^ word, 0x01000193);
+  return hash >>> 0;
 }
 
 function reasonOf(run: () => unknown): string | undefined {
@@ -237,10 +258,90 @@ describe('ToolIndex snapshots', () => {
 
   it('refuses another format version', () => {
     const bytes = new ToolIndex(tools).toSnapshot();
-    const other = bytes.slice();
-    new DataView(other.buffer).setUint32(4, 2, true);
-    expect(() => ToolIndex.fromSnapshot(other)).toThrow(/format version 2.*reads version 1/);
-    expect(reasonOf(() => ToolIndex.fromSnapshot(other))).toBe('version');
+    for (const version of [SNAPSHOT_FORMAT_VERSION - 1, SNAPSHOT_FORMAT_VERSION + 1]) {
+      const other = bytes.slice();
+      new DataView(other.buffer).setUint32(4, version, true);
+      expect(() => ToolIndex.fromSnapshot(other)).toThrow(
+        new RegExp(`format version ${version}.*reads version ${SNAPSHOT_FORMAT_VERSION}`),
+      );
+      expect(reasonOf(() => ToolIndex.fromSnapshot(other))).toBe('version');
+    }
+  });
+
+  it('refuses a snapshot whose tokenizer splits text differently from the one here', () => {
+    const bytes = new ToolIndex(tools).toSnapshot();
+    const text = new TextDecoder().decode(bytes);
+    const analyzer = /"analyzer":"([0-9a-f]{8})"/.exec(text)![1]!;
+    const other = analyzer === '00000000' ? '00000001' : '00000000';
+    const forged = bytes.slice();
+    const at = text.indexOf(`"analyzer":"${analyzer}"`) + '"analyzer":"'.length;
+    forged.set(new TextEncoder().encode(other), at);
+    new Uint32Array(forged.buffer)[forged.length / 4 - 1] = checksumOf(forged);
+    expect(reasonOf(() => ToolIndex.fromSnapshot(forged))).toBe('tokenizer');
+  });
+
+  it('probes Intl.Segmenter only for an index with text it splits, and restores either', () => {
+    const thai = [...tools, { id: 'thai_news', description: 'ข่าวภาษาไทยวันนี้' }];
+    const plain = new ToolIndex(tools).toSnapshot();
+    const withThai = new ToolIndex(thai).toSnapshot();
+    expect(headerOf(plain).ranking.segmenter).toBe(false);
+    expect(headerOf(withThai).ranking.segmenter).toBe(true);
+    expect(
+      headerOf(new ToolIndex(tools, { tokenizer: { cjk: 'both' } }).toSnapshot()).ranking.segmenter,
+    ).toBe(true);
+    expect(resultsOf(ToolIndex.fromSnapshot(withThai), [...queries, 'ข่าววันนี้'])).toEqual(
+      resultsOf(new ToolIndex(thai), [...queries, 'ข่าววันนี้']),
+    );
+    expect(ToolIndex.fromSnapshot(withThai).search('ข่าววันนี้')[0]?.id).toBe('thai_news');
+  });
+
+  it('refuses forged bytes whose checksum matches but whose numbers point outside the snapshot', () => {
+    const bytes = new ToolIndex(tools).toSnapshot();
+    const forged = bytes.slice();
+    const words = new Uint32Array(forged.buffer);
+    words.fill(0xffff_ffff, bodyStart(forged) / 4, words.length - 1);
+    words[words.length - 1] = checksumOf(forged);
+    expect(() => ToolIndex.fromSnapshot(forged)).toThrow(/damaged or truncated \(bad strings\)/);
+  });
+
+  it('never crashes or hangs on forged bytes with a matching checksum', () => {
+    const bytes = new ToolIndex(tools).toSnapshot();
+    const start = bodyStart(bytes) / 4;
+    const end = bytes.length / 4 - 1;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            at: fc.integer({ min: start, max: end - 1 }),
+            value: fc.oneof(
+              fc.integer({ min: 0, max: 0xffff_ffff }),
+              fc.integer({ min: 0, max: 64 }),
+            ),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        (changes) => {
+          const forged = bytes.slice();
+          const words = new Uint32Array(forged.buffer);
+          for (const { at, value } of changes) words[at] = value;
+          words[end] = checksumOf(forged);
+          let index: ToolIndex;
+          try {
+            index = ToolIndex.fromSnapshot(forged);
+          } catch (error) {
+            expect(error).toBeInstanceOf(SnapshotError);
+            return;
+          }
+          // Whatever it now ranks, it answers.
+          resultsOf(index);
+          index.ids();
+          index.remove('get_weather');
+          index.add({ id: 'added', description: 'weather in a city' });
+          index.toSnapshot();
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('refuses damaged, truncated and foreign bytes', () => {

@@ -16,7 +16,7 @@ import {
   toIndexOptions,
 } from './snapshot-ranking';
 import type { Tokenizer } from './tokenizer';
-import { extractSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
+import { forEachSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
 import { FIELD_COUNT, resolveIndexSettings, type ToolIndexOptions } from './tool-index-options';
 import type { TopK } from './top-k';
 
@@ -36,13 +36,12 @@ export interface SearchOptions {
   filter?: (id: string) => boolean;
 }
 
-/**
- * Distinct terms per tool, to size the constructor's buffer: about 20 in English catalogs and 70
- * in Chinese ones (bigrams), measured on the shared data sets. A guess that is too small grows.
- */
-const EXPECTED_POSTINGS_PER_TOOL = 32;
 /** Term frequencies are counted up to this per field; more repeats add nothing to BM25 anyway. */
 const MAX_TERM_FREQUENCY = 255;
+/** Scripts the tokenizer hands to `Intl.Segmenter` (see `word-runs.ts`). */
+const SEGMENTED_SCRIPT = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
+/** Initial size of the block the cached texts' term ids are written to (256 kB). */
+const TERM_POOL_SIZE = 65_536;
 /** Distinct field texts whose term ids are remembered; past it the cache starts over. */
 const MAX_CACHED_TEXTS = 50_000;
 const FIELD = {
@@ -94,16 +93,19 @@ export class ToolIndex {
   /** Live documents containing each term. */
   #documentFrequency = new Int32Array(64);
 
+  // Per-slot arrays. A restored index leaves them empty until its first change (see
+  // `#coverRestoredSlots`): restored slots are read from the snapshot.
   #ids: string[] = [];
-  /** Descriptions by slot; a restored tool's is decoded from its snapshot when first asked for. */
+  /** Descriptions by slot; a restored tool's is decoded from its snapshot when asked for. */
   #descriptions: (string | undefined)[] = [];
-  #description: ((slot: number) => string) | undefined;
   #exactKeys: string[] = [];
   #alive = new Uint8Array(64);
-  /** Field lengths, `FIELD_COUNT` per slot. */
-  #fieldLengths = new Float64Array(64 * FIELD_COUNT);
-  /** Distinct term ids of each slot, for removal. */
-  #slotTerms: Int32Array[] = [];
+  /** Field lengths (term counts), `FIELD_COUNT` per slot. */
+  #fieldLengths: Uint32Array = new Uint32Array(64 * FIELD_COUNT);
+  /** `#fieldLengths` is a view of a snapshot's bytes: copy it before writing in place. */
+  #fieldLengthsBorrowed = false;
+  /** Distinct term ids of each slot, for removal; `undefined` until derived (see `#slotTermsPending`). */
+  #slotTerms: (Int32Array | undefined)[] = [];
   #slotCount = 0;
   #liveCount = 0;
   readonly #fieldLengthSums = new Float64Array(FIELD_COUNT);
@@ -120,11 +122,29 @@ export class ToolIndex {
   #localTerms = new Int32Array(256);
   #localCounts = new Uint8Array(256 * FIELD_COUNT);
   #addCount = 0;
-  readonly #textCache = new Map<string, Int32Array>();
+  /** The tool being added: its add's stamp, its distinct terms so far, its first field length. */
+  #stamp = 0;
+  #distinct = 0;
+  #lengthBase = 0;
+  /** Cached texts: where their term ids are in `#pool`. */
+  readonly #textCache = new Map<string, number>();
+  /** The term ids of cached texts, each list after its length; grown by doubling. */
+  #pool = new Int32Array(0);
+  #poolUsed = 0;
+  #internScratch = new Int32Array(64);
   /** Postings collected by the constructor, written to the lists when it is done. */
   #pending: PendingPostings | undefined;
   /** Restored slots whose term lists (needed only by `remove`) are not derived yet. */
   #slotTermsPending = false;
+  /**
+   * The snapshot this index was restored from, read in place: restored ids, exact-match keys and
+   * terms are found through its lookup tables, and posting lists are made on first use.
+   */
+  #restored: DecodedSnapshot | undefined;
+  /** Slots below this were restored and take their ids and keys from `#restored` (0 once renumbered). */
+  #restoredSlots = 0;
+  /** Term ids below this were restored: `#termIds` holds only the terms added since. */
+  #restoredTerms = 0;
 
   /**
    * @param tools - tools to index; a later tool replaces an earlier one with the same id
@@ -149,12 +169,17 @@ export class ToolIndex {
 
   /** Whether a tool with this id is indexed. */
   has(id: string): boolean {
-    return this.#slotById.has(id);
+    return this.#slotOf(id) !== undefined;
   }
 
   /** The indexed ids, in insertion order (a replaced tool moves to the end). */
   ids(): string[] {
-    return [...this.#slotById.keys()];
+    const ids: string[] = [];
+    for (let slot = 0; slot < this.#restoredSlots; slot++) {
+      if (this.#alive[slot] === 1) ids.push(this.#idAt(slot));
+    }
+    for (const id of this.#slotById.keys()) ids.push(id);
+    return ids;
   }
 
   /**
@@ -168,51 +193,40 @@ export class ToolIndex {
       );
     }
     this.remove(tool.id);
+    this.#coverRestoredSlots();
     const slot = this.#allocateSlot();
-    const { lists, fields } = this.#analyze(tool);
-    let total = 0;
-    for (const termIds of lists) total += termIds.length;
-    if (total > this.#localTerms.length) this.#growScratch(total);
-    // Read after #analyze: interning new terms may have grown these arrays.
-    const seenAt = this.#seenAt;
-    const localIndex = this.#localIndex;
-    const localTerms = this.#localTerms;
-    const localCounts = this.#localCounts;
-    const fieldLengths = this.#fieldLengths;
     const lengthBase = slot * FIELD_COUNT;
-    fieldLengths.fill(0, lengthBase, lengthBase + FIELD_COUNT);
-    const stamp = ++this.#addCount;
-    let distinct = 0;
-    for (let list = 0; list < lists.length; list++) {
-      const termIds = lists[list]!;
-      const field = fields[list]!;
-      fieldLengths[lengthBase + field]! += termIds.length;
-      this.#fieldLengthSums[field]! += termIds.length;
-      for (let position = 0; position < termIds.length; position++) {
-        const termId = termIds[position]!;
-        let local: number;
-        if (seenAt[termId] === stamp) {
-          local = localIndex[termId]!;
-        } else {
-          seenAt[termId] = stamp;
-          local = distinct++;
-          localIndex[termId] = local;
-          localTerms[local] = termId;
-          const base = local * FIELD_COUNT;
-          for (let field = 0; field < FIELD_COUNT; field++) localCounts[base + field] = 0;
-        }
-        const at = local * FIELD_COUNT + field;
-        if (localCounts[at]! < MAX_TERM_FREQUENCY) localCounts[at]!++;
+    this.#fieldLengths.fill(0, lengthBase, lengthBase + FIELD_COUNT);
+    this.#stamp = ++this.#addCount;
+    this.#distinct = 0;
+    this.#lengthBase = lengthBase;
+    // Each text is counted as it is found: no list of the tool's texts or terms is built.
+    this.#countText(tool.id, FIELD.id, false);
+    if (typeof tool.description === 'string')
+      this.#countText(tool.description, FIELD.description, true);
+    forEachSchemaText(tool.inputSchema, this.#countSchemaText);
+    if (Array.isArray(tool.keywords)) {
+      for (const keyword of tool.keywords) {
+        if (typeof keyword === 'string') this.#countText(keyword, FIELD.keywords, true);
       }
     }
-    const slotTerms = localTerms.slice(0, distinct);
+    const distinct = this.#distinct;
+    const localTerms = this.#localTerms;
+    const localCounts = this.#localCounts;
+    const pending = this.#pending;
     for (let local = 0; local < distinct; local++) {
-      const termId = slotTerms[local]!;
-      if (this.#pending) this.#pending.append(termId, slot, localCounts, local * FIELD_COUNT);
-      else postingAppend(this.#postings[termId]!, slot, localCounts, local * FIELD_COUNT);
+      const termId = localTerms[local]!;
+      if (pending) pending.append(termId, localCounts, local * FIELD_COUNT);
+      else postingAppend(this.#postingAt(termId), slot, localCounts, local * FIELD_COUNT);
       this.#documentFrequency[termId]!++;
     }
-    this.#slotTerms[slot] = slotTerms;
+    if (pending) {
+      // The buffer holds the slot's terms; they are derived from the lists at the first removal.
+      pending.endSlot(slot);
+      this.#slotTerms[slot] = undefined;
+    } else {
+      this.#slotTerms[slot] = localTerms.slice(0, distinct);
+    }
     this.#ids[slot] = tool.id;
     this.#descriptions[slot] = typeof tool.description === 'string' ? tool.description : '';
     const exactKey = toExactKey(tool.id);
@@ -230,20 +244,22 @@ export class ToolIndex {
    * @returns whether a tool was removed
    */
   remove(id: string): boolean {
-    const slot = this.#slotById.get(id);
+    const slot = this.#slotOf(id);
     if (slot === undefined) return false;
     if (this.#slotTermsPending) this.#deriveSlotTerms();
+    this.#coverRestoredSlots();
     this.#slotById.delete(id);
     this.#alive[slot] = 0;
-    for (const termId of this.#slotTerms[slot]!) {
+    for (const termId of this.#slotTerms[slot] ?? this.#pending!.termsOf(slot)) {
       this.#documentFrequency[termId]!--;
-      this.#postings[termId]!.dead++;
+      this.#postingAt(termId).dead++;
     }
     for (let field = 0; field < FIELD_COUNT; field++) {
       this.#fieldLengthSums[field]! -= this.#fieldLengths[slot * FIELD_COUNT + field]!;
     }
-    const exactKey = this.#exactKeys[slot]!;
-    if (exactKey !== id) {
+    // A restored slot's key stays in the snapshot's table, where a dead slot is skipped.
+    const exactKey = this.#exactKeyAt(slot);
+    if (exactKey !== id && slot >= this.#restoredSlots) {
       const sameKey = this.#slotsByExactKey.get(exactKey)!.filter((other) => other !== slot);
       if (sameKey.length > 0) this.#slotsByExactKey.set(exactKey, sameKey);
       else this.#slotsByExactKey.delete(exactKey);
@@ -260,13 +276,13 @@ export class ToolIndex {
    * any tool: build it at deploy time, load it at start-up. It carries a format version and the
    * ranking options (field weights, `b`, `k1`, ID boosts, tokenizer options), so it is never
    * restored into a different ranking.
-   * @returns the snapshot; its size grows with the catalog (about 300 bytes per tool)
+   * @returns the snapshot; its size grows with the catalog (about 250 bytes per tool)
    * @throws SnapshotError when the index uses a tokenizer or stem function, which no snapshot can hold
    * @example
    * writeFileSync('tools.index', new ToolIndex(descriptors).toSnapshot());
    */
   toSnapshot(): Uint8Array {
-    const ranking = describeRanking(this.#options);
+    const ranking = describeRanking(this.#options, this.#usesSegmenter());
     const remap = new Int32Array(this.#slotCount);
     const ids: string[] = [];
     const descriptions: string[] = [];
@@ -277,10 +293,12 @@ export class ToolIndex {
       if (this.#alive[slot] === 0) continue;
       const target = ids.length;
       remap[slot] = target;
-      ids.push(this.#ids[slot]!);
+      const id = this.#idAt(slot);
+      ids.push(id);
       descriptions.push(this.descriptionAt(slot));
-      if (this.#exactKeys[slot] !== this.#ids[slot]) {
-        foldedKeys.push(this.#exactKeys[slot]!);
+      const exactKey = this.#exactKeyAt(slot);
+      if (exactKey !== id) {
+        foldedKeys.push(exactKey);
         foldedSlots.push(target);
       }
       for (let field = 0; field < FIELD_COUNT; field++) {
@@ -289,6 +307,9 @@ export class ToolIndex {
       }
     }
     const termById: string[] = new Array(this.#postings.length);
+    for (let termId = 0; termId < this.#restoredTerms; termId++) {
+      termById[termId] = this.#restored!.terms.at(termId);
+    }
     for (const [term, termId] of this.#termIds) termById[termId] = term;
     const terms: string[] = [];
     const kept: number[] = [];
@@ -305,7 +326,7 @@ export class ToolIndex {
     const postingFrequencies = new Uint8Array(postings * FIELD_COUNT);
     let at = 0;
     for (let term = 0; term < kept.length; term++) {
-      const posting = this.#postings[kept[term]!]!;
+      const posting = this.#postingAt(kept[term]!);
       for (let position = 0; position < posting.length; position++) {
         const slot = posting.slots[position]!;
         if (this.#alive[slot] === 0) continue;
@@ -330,6 +351,22 @@ export class ToolIndex {
       postingSlots,
       postingFrequencies,
     });
+  }
+
+  /**
+   * Whether `Intl.Segmenter` decided some of this index's terms: CJK segmentation other than
+   * bigrams, or a term in a script only the segmenter splits (Thai, Lao, Myanmar, Khmer).
+   */
+  #usesSegmenter(): boolean {
+    const cjk =
+      typeof this.#options.tokenizer === 'object' ? this.#options.tokenizer.cjk : undefined;
+    if (cjk !== undefined && cjk !== 'bigram') return true;
+    const segmented = (term: string): boolean => SEGMENTED_SCRIPT.test(term);
+    for (let termId = 0; termId < this.#restoredTerms; termId++) {
+      if (segmented(this.#restored!.terms.at(termId))) return true;
+    }
+    for (const term of this.#termIds.keys()) if (segmented(term)) return true;
+    return false;
   }
 
   /**
@@ -358,7 +395,7 @@ export class ToolIndex {
       }
     }
     const restoredOptions = toIndexOptions(ranking);
-    if (describeRanking(restoredOptions).analyzer !== ranking.analyzer) {
+    if (describeRanking(restoredOptions, ranking.segmenter).analyzer !== ranking.analyzer) {
       throw new SnapshotError(
         'tokenizer',
         'ToolIndex.fromSnapshot: the tokenizer here splits text differently from the one that wrote the snapshot ' +
@@ -402,7 +439,7 @@ export class ToolIndex {
 
   /** @internal Live documents containing `term` (an analyzed term). */
   documentFrequency(term: string): number {
-    const termId = this.#termIds.get(term);
+    const termId = this.#termIdOf(term);
     return termId === undefined ? 0 : this.#documentFrequency[termId]!;
   }
 
@@ -426,20 +463,29 @@ export class ToolIndex {
     try {
       let touchedCount = 0;
       for (let index = 0; index < query.terms.length; index++) {
-        const termId = this.#termIds.get(query.terms[index]!);
+        const termId = this.#termIdOf(query.terms[index]!);
         if (termId === undefined || this.#documentFrequency[termId] === 0) continue;
         touchedCount = this.#scoreTerm(termId, idf[index]!, scores, touched, touchedCount);
       }
       if (this.#exactBoost !== 0) {
         for (const key of query.exactKeys) {
-          const direct = this.#slotById.get(key);
-          if (direct !== undefined && this.#exactKeys[direct] === key) {
+          const direct = this.#slotOf(key);
+          if (direct !== undefined && this.#exactKeyAt(direct) === key) {
             if (scores[direct] === 0) touched[touchedCount++] = direct;
             scores[direct]! += this.#exactBoost;
           }
           for (const slot of this.#slotsByExactKey.get(key) ?? []) {
             if (scores[slot] === 0) touched[touchedCount++] = slot;
             scores[slot]! += this.#exactBoost;
+          }
+          if (this.#restoredSlots > 0) {
+            const { foldedKeys, foldedKeySlots } = this.#restored!;
+            foldedKeys.forEachIndex(key, (position) => {
+              const slot = foldedKeySlots[position]!;
+              if (slot >= this.#restoredSlots || this.#alive[slot] === 0) return;
+              if (scores[slot] === 0) touched[touchedCount++] = slot;
+              scores[slot]! += this.#exactBoost;
+            });
           }
         }
       }
@@ -451,7 +497,7 @@ export class ToolIndex {
         const score = scores[slot]!;
         scores[slot] = 0;
         if (!(score > minScore) || score < threshold) continue;
-        const id = this.#ids[slot]!;
+        const id = this.#idAt(slot);
         if (!top.accepts(score, id)) continue;
         if (filter && !passes(filter, id)) continue;
         top.push({ id, score, slot });
@@ -464,12 +510,9 @@ export class ToolIndex {
 
   /** @internal The description stored for a slot. */
   descriptionAt(slot: number): string {
-    let description = this.#descriptions[slot];
-    if (description === undefined && this.#description && slot < this.#slotCount) {
-      description = this.#description(slot);
-      this.#descriptions[slot] = description;
-    }
-    return description ?? '';
+    const description = this.#descriptions[slot];
+    if (description !== undefined) return description;
+    return slot < this.#restoredSlots ? this.#restored!.description(slot) : '';
   }
 
   /** Adds one term's contribution to `scores`; returns the new count of touched slots. */
@@ -480,7 +523,7 @@ export class ToolIndex {
     touched: Int32Array,
     touchedCount: number,
   ): number {
-    const posting = this.#postings[termId]!;
+    const posting = this.#postingAt(termId);
     if (posting.dead > posting.length / 2) postingCompact(posting, this.#alive);
     if (posting.epoch !== this.#epoch) this.#weigh(posting);
     const { slots, weights, bonuses, length } = posting;
@@ -534,62 +577,131 @@ export class ToolIndex {
     posting.epoch = this.#epoch;
   }
 
-  /** Fills an empty index from a decoded snapshot. */
+  /**
+   * Fills an empty index from a decoded snapshot, in place: nothing is done per tool or per
+   * term but counting each term's postings, so a restore costs little more than reading the bytes.
+   */
   #restore(snapshot: DecodedSnapshot): void {
-    const { ids, terms, postingOffsets, postingSlots, postingFrequencies } = snapshot;
-    const slots = ids.length;
-    const corrupt = (what: string) =>
-      new SnapshotError(
-        'corrupt',
-        `ToolIndex.fromSnapshot: the snapshot is damaged (${what}); rebuild it`,
-      );
+    const slots = snapshot.ids.length;
+    const terms = snapshot.terms.length;
     const capacity = Math.max(this.#alive.length, slots);
     this.#alive = new Uint8Array(capacity);
     this.#alive.fill(1, 0, slots);
-    this.#fieldLengths = new Float64Array(capacity * FIELD_COUNT);
-    const lengths = snapshot.fieldLengths;
-    for (let at = 0; at < lengths.length; at++) {
-      this.#fieldLengths[at] = lengths[at]!;
-      this.#fieldLengthSums[at % FIELD_COUNT]! += lengths[at]!;
+    // Fresh memory is slow to touch the first time: borrow the snapshot's lengths where they fit.
+    if (capacity === slots) {
+      this.#fieldLengths = snapshot.fieldLengths;
+      this.#fieldLengthsBorrowed = true;
+    } else {
+      this.#fieldLengths = new Uint32Array(capacity * FIELD_COUNT);
+      this.#fieldLengths.set(snapshot.fieldLengths);
+    }
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      this.#fieldLengthSums[field] = snapshot.fieldLengthSums[field]!;
     }
     this.#scores = new Float64Array(capacity);
     this.#touched = new Int32Array(capacity);
-    this.#ids = ids;
-    this.#descriptions = new Array(slots);
-    this.#description = snapshot.description;
-    this.#slotTerms = new Array(slots);
-    for (let slot = 0; slot < slots; slot++) this.#slotById.set(ids[slot]!, slot);
-    if (this.#slotById.size !== slots || this.#slotById.has(''))
-      throw corrupt('an empty or repeated id');
-    // Most ids are their own exact-match key; the snapshot lists the others.
-    this.#exactKeys = ids.slice();
-    for (let position = 0; position < snapshot.foldedKeySlots.length; position++) {
-      const slot = snapshot.foldedKeySlots[position]!;
-      const key = snapshot.foldedKeys[position]!;
-      if (key === ids[slot]) throw corrupt('a key equal to its id');
-      this.#exactKeys[slot] = key;
-      this.#addFoldedKey(key, slot);
-    }
-    const termCapacity = Math.max(this.#documentFrequency.length, terms.length);
+    const termCapacity = Math.max(this.#documentFrequency.length, terms);
     this.#documentFrequency = new Int32Array(termCapacity);
     this.#seenAt = new Int32Array(termCapacity);
     this.#localIndex = new Int32Array(termCapacity);
-    this.#postings = new Array(terms.length);
-    for (let termId = 0; termId < terms.length; termId++) {
-      this.#termIds.set(terms[termId]!, termId);
-      const start = postingOffsets[termId]!;
-      const end = postingOffsets[termId + 1]!;
-      this.#postings[termId] = postingListOf(
-        postingSlots.subarray(start, end),
-        postingFrequencies.subarray(start * FIELD_COUNT, end * FIELD_COUNT),
-      );
-      this.#documentFrequency[termId] = end - start;
+    const offsets = snapshot.postingOffsets;
+    for (let termId = 0; termId < terms; termId++) {
+      this.#documentFrequency[termId] = offsets[termId + 1]! - offsets[termId]!;
     }
-    if (this.#termIds.size !== terms.length) throw corrupt('a repeated term');
+    this.#postings = new Array(terms);
+    this.#restored = snapshot;
+    this.#restoredSlots = slots;
+    this.#restoredTerms = terms;
     this.#slotCount = slots;
     this.#liveCount = slots;
     this.#slotTermsPending = slots > 0;
     this.#epoch++;
+  }
+
+  /**
+   * Sizes the per-slot arrays of a restored index to its restored slots, before the first write
+   * to them (an add, a removal); until then restored slots are read from the snapshot.
+   */
+  #coverRestoredSlots(): void {
+    const count = this.#restoredSlots;
+    if (this.#ids.length >= count) return;
+    // Nothing was written yet: every write calls this first. `new Array(n)` keeps fast elements.
+    this.#ids = new Array(count);
+    this.#exactKeys = new Array(count);
+    this.#descriptions = new Array(count);
+    this.#slotTerms = new Array(count);
+  }
+
+  /** The id of a slot (a restored one is decoded from the snapshot on first use). */
+  #idAt(slot: number): string {
+    return slot < this.#restoredSlots ? this.#restored!.ids.at(slot) : this.#ids[slot]!;
+  }
+
+  /** The live slot of an id, or `undefined`. */
+  #slotOf(id: string): number | undefined {
+    const slot = this.#slotById.get(id);
+    if (slot !== undefined || this.#restoredSlots === 0) return slot;
+    const restored = this.#restored!.ids.indexOf(id);
+    return restored >= 0 && restored < this.#restoredSlots && this.#alive[restored] === 1
+      ? restored
+      : undefined;
+  }
+
+  /** The exact-match key of a slot: its id, or the folded form the snapshot or `add` recorded. */
+  #exactKeyAt(slot: number): string {
+    if (slot >= this.#restoredSlots) return this.#exactKeys[slot]!;
+    const { foldedKeySlots, foldedKeys } = this.#restored!;
+    const position = sortedIndexOf(foldedKeySlots, slot);
+    return position < 0 ? this.#idAt(slot) : foldedKeys.at(position);
+  }
+
+  /** The id of a term, or `undefined` when no tool ever had it. */
+  #termIdOf(term: string): number | undefined {
+    const termId = this.#termIds.get(term);
+    if (termId !== undefined || this.#restoredTerms === 0) return termId;
+    const restored = this.#restored!.terms.indexOf(term);
+    return restored < 0 ? undefined : restored;
+  }
+
+  /** The posting list of a term; a restored term's is made over the snapshot's arrays on first use. */
+  #postingAt(termId: number): PostingList {
+    let posting = this.#postings[termId];
+    if (posting === undefined) {
+      const { slots, frequencies, length } = this.#restored!.postingsOf(termId);
+      posting = postingListOf(slots, frequencies, length);
+      this.#postings[termId] = posting;
+    }
+    return posting;
+  }
+
+  /**
+   * Gives every restored slot its id and exact-match key in this index's own maps, before slots
+   * are renumbered (the snapshot's tables know only the restored numbering).
+   */
+  #adoptRestoredSlots(): void {
+    const restored = this.#restored;
+    const count = this.#restoredSlots;
+    if (!restored || count === 0) return;
+    this.#coverRestoredSlots();
+    // Restored ids come first in insertion order, as they were added first.
+    const added = [...this.#slotById];
+    this.#slotById.clear();
+    for (let slot = 0; slot < count; slot++) {
+      const id = restored.ids.at(slot);
+      this.#ids[slot] = id;
+      this.#exactKeys[slot] = id;
+      if (this.#alive[slot] === 0) continue;
+      this.#slotById.set(id, slot);
+      this.#descriptions[slot] ??= restored.description(slot);
+    }
+    for (let position = 0; position < restored.foldedKeySlots.length; position++) {
+      const slot = restored.foldedKeySlots[position]!;
+      const key = restored.foldedKeys.at(position);
+      this.#exactKeys[slot] = key;
+      if (this.#alive[slot] === 1) this.#addFoldedKey(key, slot);
+    }
+    for (const [id, slot] of added) this.#slotById.set(id, slot);
+    this.#restoredSlots = 0;
   }
 
   #addFoldedKey(key: string, slot: number): void {
@@ -604,6 +716,7 @@ export class ToolIndex {
    */
   #deriveSlotTerms(): void {
     this.#slotTermsPending = false;
+    this.#coverRestoredSlots();
     const pending = new Uint8Array(this.#slotCount);
     const counts = new Int32Array(this.#slotCount);
     for (let slot = 0; slot < this.#slotCount; slot++) {
@@ -611,7 +724,7 @@ export class ToolIndex {
     }
     const eachPending = (visit: (termId: number, slot: number) => void): void => {
       for (let termId = 0; termId < this.#postings.length; termId++) {
-        const posting = this.#postings[termId]!;
+        const posting = this.#postingAt(termId);
         for (let position = 0; position < posting.length; position++) {
           const slot = posting.slots[position]!;
           if (pending[slot] === 1 && this.#alive[slot] === 1) visit(termId, slot);
@@ -630,54 +743,103 @@ export class ToolIndex {
     });
   }
 
-  /** The term ids of each text of a tool, with the field each belongs to. */
-  #analyze(tool: ToolDescriptor): { lists: Int32Array[]; fields: number[] } {
-    const lists: Int32Array[] = [this.#termIdsOf(tool.id, false)];
-    const fields: number[] = [FIELD.id];
-    const add = (text: unknown, field: number): void => {
-      if (typeof text !== 'string') return;
-      lists.push(this.#termIdsOf(text, true));
-      fields.push(field);
-    };
-    add(tool.description, FIELD.description);
-    const schema = extractSchemaText(tool.inputSchema);
-    for (const name of schema.names) add(name, FIELD.parameters);
-    for (const text of schema.descriptions) add(text, FIELD.parameterDescriptions);
-    if (Array.isArray(tool.keywords))
-      for (const keyword of tool.keywords) add(keyword, FIELD.keywords);
-    return { lists, fields };
+  /** Counts a schema text of the tool being added (bound once: it is called for every text). */
+  readonly #countSchemaText = (text: string, isName: boolean): void => {
+    this.#countText(text, isName ? FIELD.parameters : FIELD.parameterDescriptions, true);
+  };
+
+  /** Adds a text's terms to the counts of the tool being added (`#stamp`, `#distinct`, `#lengthBase`). */
+  #countText(text: string, field: number, cacheable: boolean): void {
+    const start = this.#termIdsOf(text, cacheable);
+    const termIds = this.#pool;
+    const occurrences = termIds[start]!;
+    this.#fieldLengths[this.#lengthBase + field]! += occurrences;
+    this.#fieldLengthSums[field]! += occurrences;
+    // Read after #termIdsOf: interning new terms may have grown these arrays.
+    const seenAt = this.#seenAt;
+    const localIndex = this.#localIndex;
+    const stamp = this.#stamp;
+    let distinct = this.#distinct;
+    // A text adds at most `occurrences` new terms.
+    if (distinct + occurrences > this.#localTerms.length) this.#growScratch(distinct + occurrences);
+    const localTerms = this.#localTerms;
+    const localCounts = this.#localCounts;
+    for (let position = start + 1; position <= start + occurrences; position++) {
+      const termId = termIds[position]!;
+      let local: number;
+      if (seenAt[termId] === stamp) {
+        local = localIndex[termId]!;
+      } else {
+        seenAt[termId] = stamp;
+        local = distinct++;
+        localIndex[termId] = local;
+        localTerms[local] = termId;
+        const base = local * FIELD_COUNT;
+        for (let other = 0; other < FIELD_COUNT; other++) localCounts[base + other] = 0;
+      }
+      const at = local * FIELD_COUNT + field;
+      if (localCounts[at]! < MAX_TERM_FREQUENCY) localCounts[at]!++;
+    }
+    this.#distinct = distinct;
   }
 
   /**
-   * The term ids of a text. Texts repeat across a catalog (parameter names such as "limit",
-   * descriptions such as "The ID of the repository"), so each distinct text is analyzed once;
-   * the cache is bounded and term ids never change, so an entry never goes stale.
+   * The term ids of a text, as the position in `#pool` of their count, followed by them. Texts
+   * repeat across a catalog (parameter names such as "limit", descriptions such as "The ID of the
+   * repository"), so each distinct text is analyzed once; the cache is bounded and term ids never
+   * change, so an entry never goes stale. A text that is not cached is written past the pool's
+   * end, where the next text overwrites it.
    */
-  #termIdsOf(text: string, cacheable: boolean): Int32Array {
-    let termIds = cacheable ? this.#textCache.get(text) : undefined;
-    if (termIds) return termIds;
+  #termIdsOf(text: string, cacheable: boolean): number {
+    if (cacheable) {
+      const cached = this.#textCache.get(text);
+      if (cached !== undefined) return cached;
+    }
     const terms = this.#tokenize(text);
-    termIds = new Int32Array(terms.length);
-    for (let position = 0; position < terms.length; position++) {
+    const count = terms.length;
+    // Interning first: it may not touch the pool, but the pool may have to grow below.
+    const termIds =
+      this.#internScratch.length >= count ? this.#internScratch : new Int32Array(count);
+    this.#internScratch = termIds;
+    for (let position = 0; position < count; position++) {
       termIds[position] = this.#internTerm(terms[position]!);
     }
-    if (cacheable) {
-      if (this.#textCache.size >= MAX_CACHED_TEXTS) this.#textCache.clear();
-      this.#textCache.set(text, termIds);
+    if (cacheable && this.#textCache.size >= MAX_CACHED_TEXTS) {
+      this.#textCache.clear();
+      this.#poolUsed = 0;
     }
-    return termIds;
+    const start = this.#poolUsed;
+    if (start + count + 1 > this.#pool.length) {
+      let capacity = Math.max(TERM_POOL_SIZE, this.#pool.length);
+      while (capacity < start + count + 1) capacity *= 2;
+      const pool = new Int32Array(capacity);
+      pool.set(this.#pool.subarray(0, start));
+      this.#pool = pool;
+    }
+    this.#pool[start] = count;
+    this.#pool.set(termIds.subarray(0, count), start + 1);
+    if (cacheable) {
+      this.#textCache.set(text, start);
+      this.#poolUsed = start + count + 1;
+    }
+    return start;
   }
 
-  /** Makes room for a tool with `terms` term occurrences (its distinct terms are at most that). */
+  /** Makes room for `terms` distinct terms in the tool being added, keeping those counted so far. */
   #growScratch(terms: number): void {
     let capacity = this.#localTerms.length;
     while (capacity < terms) capacity *= 2;
-    this.#localTerms = new Int32Array(capacity);
-    this.#localCounts = new Uint8Array(capacity * FIELD_COUNT);
+    const localTerms = new Int32Array(capacity);
+    localTerms.set(this.#localTerms);
+    this.#localTerms = localTerms;
+    const localCounts = new Uint8Array(capacity * FIELD_COUNT);
+    localCounts.set(this.#localCounts);
+    this.#localCounts = localCounts;
   }
 
   #internTerm(term: string): number {
     let termId = this.#termIds.get(term);
+    if (termId === undefined && this.#restoredTerms > 0) termId = this.#termIdOf(term);
     if (termId === undefined) {
       termId = this.#postings.length;
       this.#termIds.set(term, termId);
@@ -697,15 +859,14 @@ export class ToolIndex {
    * term's list once at the end, sized exactly, instead of growing every list tool by tool.
    */
   #addAll(tools: Iterable<ToolDescriptor>): void {
-    const pending = new PendingPostings(
-      Array.isArray(tools) ? tools.length * EXPECTED_POSTINGS_PER_TOOL : undefined,
-    );
+    const pending = new PendingPostings(Array.isArray(tools) ? tools.length : undefined);
     this.#pending = pending;
     try {
       for (const tool of tools) this.add(tool);
     } finally {
       this.#pending = undefined;
       pending.flush(this.#postings, this.#alive);
+      this.#slotTermsPending = this.#slotCount > 0;
     }
   }
 
@@ -724,9 +885,10 @@ export class ToolIndex {
     const alive = new Uint8Array(capacity);
     alive.set(this.#alive);
     this.#alive = alive;
-    const lengths = new Float64Array(capacity * FIELD_COUNT);
+    const lengths = new Uint32Array(capacity * FIELD_COUNT);
     lengths.set(this.#fieldLengths);
     this.#fieldLengths = lengths;
+    this.#fieldLengthsBorrowed = false;
     this.#scores = new Float64Array(capacity);
     this.#touched = new Int32Array(capacity);
   }
@@ -734,12 +896,10 @@ export class ToolIndex {
   /** Renumbers live slots densely and drops removed ones from every posting list. */
   #compact(): void {
     if (this.#slotTermsPending) this.#deriveSlotTerms();
-    // Slots are renumbered: a restored description must be read under its old number first.
-    if (this.#description) {
-      for (let slot = 0; slot < this.#slotCount; slot++) {
-        if (this.#alive[slot] === 1) this.descriptionAt(slot);
-      }
-      this.#description = undefined;
+    this.#adoptRestoredSlots();
+    if (this.#fieldLengthsBorrowed) {
+      this.#fieldLengths = this.#fieldLengths.slice();
+      this.#fieldLengthsBorrowed = false;
     }
     const remap = new Int32Array(this.#slotCount).fill(-1);
     let next = 0;
@@ -757,7 +917,8 @@ export class ToolIndex {
         (slot + 1) * FIELD_COUNT,
       );
     }
-    for (const posting of this.#postings) {
+    for (let termId = 0; termId < this.#postings.length; termId++) {
+      const posting = this.#postingAt(termId);
       postingCompact(posting, this.#alive);
       for (let position = 0; position < posting.length; position++) {
         posting.slots[position] = remap[posting.slots[position]!]!;
@@ -797,4 +958,18 @@ function passes(filter: (id: string) => boolean, id: string): boolean {
 
 function describeValue(value: unknown): string {
   return value === undefined ? 'undefined' : (JSON.stringify(value) ?? typeof value);
+}
+
+/** The position of `value` in an ascending array, or `-1`. */
+function sortedIndexOf(array: Uint32Array, value: number): number {
+  let low = 0;
+  let high = array.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = array[middle]!;
+    if (found === value) return middle;
+    if (found < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
