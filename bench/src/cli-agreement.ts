@@ -14,7 +14,7 @@ import { count, fixed3, markdownTable } from './format';
 import { evaluate } from './quality';
 import { toolIndexRanker } from './rankers';
 
-/** Runs `tool-search eval FILE --json` in process and parses what it prints. */
+/** Runs `tool-search eval FILE --json --no-embeddings` in process and parses what it prints. */
 async function cliEval(file: string): Promise<EvalReport> {
   let text = '';
   const stdout = new Writable({
@@ -23,7 +23,8 @@ async function cliEval(file: string): Promise<EvalReport> {
       done();
     },
   });
-  const code = await cli(['eval', file, '--json'], { stdout });
+  // BM25F alone, as the benchmark's ToolIndex row, even when TOOL_SEARCH_EMBEDDINGS_URL is set.
+  const code = await cli(['eval', file, '--json', '--no-embeddings'], { stdout });
   if (code !== 0) throw new Error(`tool-search eval ${file} exited with ${code}`);
   return JSON.parse(text) as EvalReport;
 }

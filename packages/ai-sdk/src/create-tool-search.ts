@@ -83,8 +83,9 @@ export interface ToolSearchOptions<TTools extends ToolSet, TContext = unknown>
   /** Fusion weights, `k`, the embedding timeout and batch size. */
   fusion?: FusionSettings;
   /**
-   * The catalog's index as `toolSearch.engine.index.toSnapshot()` wrote it, restored instead of
-   * indexing every tool at start-up (see the core's `snapshot` option).
+   * What `toolSearch.engine.toSnapshot()` wrote at deploy time (the catalog's index and, with an
+   * embedding model, the tool vectors), restored instead of indexing and embedding every tool at
+   * start-up (see the core's `snapshot` option). A plain index snapshot is accepted too.
    */
   snapshot?: Uint8Array;
 }

@@ -1,4 +1,4 @@
-import { createToolSearchEngine } from 'tool-search-core';
+import { createToolSearchEngine, type EmbedFunction } from 'tool-search-core';
 import { describe, expect, it } from 'vitest';
 import { describeMastraTool } from './describe-mastra-tool';
 import { createCatalog, type ExecutionLog } from './testing/catalog';
@@ -41,5 +41,50 @@ describe('ToolSearchProcessor({ snapshot })', () => {
       index: { k1: 2 },
     }).index.toSnapshot();
     expect(() => new ToolSearchProcessor({ tools, snapshot })).toThrow(/other ranking options/);
+  });
+});
+
+describe('processor.toSnapshot()', () => {
+  it('carries the vectors: a processor started from it embeds no tool and finds by meaning', async () => {
+    const concepts = [
+      ['umbrella', 'rain', 'weather', 'forecast'],
+      ['mail', 'email', 'message', 'letter', 'recipient'],
+    ];
+    const embedder = () => {
+      const purposes: (string | undefined)[] = [];
+      const embed: EmbedFunction = async (texts, options) => {
+        purposes.push(...texts.map(() => options?.purpose));
+        return texts.map((text) => {
+          const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+          return [...concepts.map((c) => words.filter((w) => c.includes(w)).length), 0.05];
+        });
+      };
+      return { embed, purposes };
+    };
+    const first = embedder();
+    const writer = new ToolSearchProcessor({
+      tools: createCatalog({ runs: [] }),
+      embed: first.embed,
+      fusion: { model: 'concepts' },
+    });
+    await writer.warmEmbeddings();
+    expect(first.purposes.length).toBeGreaterThan(0);
+
+    const log: ExecutionLog = { runs: [] };
+    const second = embedder();
+    const processor = new ToolSearchProcessor({
+      tools: createCatalog(log),
+      embed: second.embed,
+      fusion: { model: 'concepts' },
+      snapshot: writer.toSnapshot(),
+    });
+    await runAgent({
+      processor,
+      script: searchLoadCall('will I need an umbrella?', { city: 'Oslo' }),
+      input: 'Going out in Oslo',
+    });
+    expect(log.runs).toEqual([{ toolName: 'get_weather', input: { city: 'Oslo' } }]);
+    // Only the query was embedded: the tools' vectors came from the snapshot.
+    expect(second.purposes).toEqual(['query']);
   });
 });

@@ -105,8 +105,10 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
   /** Fusion weights, `k`, the embedding timeout and batch size. */
   fusion?: FusionSettings;
   /**
-   * The catalog's index as a snapshot (`ToolIndex.toSnapshot()` from `tool-search-core`, built
-   * at deploy time), restored instead of indexing every tool at start-up.
+   * What `processor.toSnapshot()` wrote at deploy time (the catalog's index and, with an embedder,
+   * the tool vectors), restored instead of indexing and embedding every tool at start-up. Vectors
+   * of another model are not restored; an index snapshot alone (`ToolIndex.toSnapshot()` from
+   * `tool-search-core`) is accepted too.
    */
   snapshot?: Uint8Array;
 }

@@ -192,6 +192,28 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     return this.#engine.cleanupNow();
   }
 
+  /**
+   * Embeds every catalog tool that has no vector yet, so the first searches need not wait for it.
+   * A no-op without `embedder` or `embed`.
+   * @throws an `EmbeddingError` when the embedder failed (also reported to `onError`)
+   */
+  warmEmbeddings(): Promise<void> {
+    return this.#engine.warmEmbeddings();
+  }
+
+  /**
+   * The catalog's index and, with `embedder` or `embed`, the tool vectors embedded so far, as
+   * bytes: pass them as the `snapshot` option of a processor with the same tools, `index` options
+   * and model, which then neither indexes nor embeds the catalog again.
+   * @example
+   * const processor = new ToolSearchProcessor({ tools, embedder });
+   * await processor.warmEmbeddings();
+   * writeFileSync('tools.snapshot', processor.toSnapshot());
+   */
+  toSnapshot(): Uint8Array {
+    return this.#engine.toSnapshot();
+  }
+
   /** Stops the in-memory store's cleanup timer (it never keeps the process alive anyway). */
   dispose(): void {
     this.#engine.dispose();

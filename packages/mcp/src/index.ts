@@ -2,6 +2,7 @@ export type { MainContext } from './cli/main';
 export { DEFAULT_TOKEN_ENV, main } from './cli/main';
 export { GatewayConfigError } from './config/config-error';
 export type {
+  EmbeddingsConfig,
   ExposeMode,
   GatewayConfig,
   HttpUpstreamConfig,
@@ -17,6 +18,11 @@ export type { ParsedGatewayConfig, ParseGatewayConfigOptions } from './config/pa
 export { loadGatewayConfig, parseGatewayConfig } from './config/parse-gateway-config';
 export type { CreateGatewayFromConfigOptions } from './gateway/create-gateway-from-config';
 export { createGatewayFromConfig } from './gateway/create-gateway-from-config';
+export type {
+  ConfiguredEmbeddings,
+  CreateEmbedFromConfigOptions,
+} from './gateway/embeddings-from-config';
+export { createEmbedFromConfig, embeddingsModelName } from './gateway/embeddings-from-config';
 export type { GatewayStorage, OpenGatewayStorageOptions } from './gateway/gateway-storage';
 export { openGatewayStorage } from './gateway/gateway-storage';
 export { CALL_TOOL_NAME } from './gateway/gateway-tool-definitions';

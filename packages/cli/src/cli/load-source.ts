@@ -1,9 +1,14 @@
-import type { ToolSearchConfig } from 'tool-search-mcp';
+import type { EmbeddingsConfig, ToolSearchConfig } from 'tool-search-mcp';
 import type { Catalog, LabelledQuery } from '../source/catalog';
 import { readCatalogFile } from '../source/read-catalog-file';
 import { readConfigCatalog, readMcpCatalog } from '../source/read-mcp-catalog';
 import { CliError, UsageError } from './cli-error';
 import type { CliIo } from './cli-io';
+import {
+  type EmbeddingsFlagValues,
+  type EmbeddingsSetup,
+  readEmbeddingsFlags,
+} from './embeddings-flags';
 import { number } from './ranking-flags';
 import { splitCommand } from './split-command';
 
@@ -29,6 +34,8 @@ export interface LoadedSource extends Catalog {
   queries?: LabelledQuery[];
   /** The config's `toolSearch`, for `--config`. */
   toolSearch?: ToolSearchConfig;
+  /** The config's `embeddings`, for `--config`. */
+  embeddings?: EmbeddingsConfig;
 }
 
 /** Whether the command line names a live source (`--mcp` or `--config`) instead of a file. */
@@ -101,4 +108,22 @@ export async function loadFileSource(
     serverName: read.name,
     ...(read.queries && { queries: read.queries }),
   };
+}
+
+/**
+ * The embeddings endpoint of a command line (see {@link readEmbeddingsFlags}), with the
+ * `--config` file's `embeddings` among the sources.
+ */
+export function embeddingsOf(
+  values: EmbeddingsFlagValues & SourceFlagValues,
+  source: LoadedSource,
+  io: CliIo,
+): EmbeddingsSetup | undefined {
+  return readEmbeddingsFlags(
+    values,
+    io.env,
+    values.config === undefined
+      ? undefined
+      : { file: values.config, embeddings: source.embeddings },
+  );
 }

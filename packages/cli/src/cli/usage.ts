@@ -20,6 +20,15 @@ const RANKING_HELP = `Ranking (what the tool-search-core ToolIndex takes; defaul
   --no-stop-words        keep stop words
   --cjk MODE             Chinese/Japanese/Korean runs: bigram (default), segmenter or both`;
 
+const EMBEDDINGS_HELP = `Semantic search (BM25F fused with an OpenAI-compatible embeddings endpoint, as the gateway does):
+  --embeddings-url URL   e.g. https://api.openai.com/v1 or http://localhost:11434/v1 (Ollama)
+  --embeddings-model M   e.g. text-embedding-3-small (required with --embeddings-url)
+  --embeddings-key-env NAME  the environment variable holding the API key
+  --no-embeddings        BM25F alone, whatever the environment or the config says
+  Without these flags: the --config file's "embeddings", else TOOL_SEARCH_EMBEDDINGS_URL,
+  TOOL_SEARCH_EMBEDDINGS_MODEL and TOOL_SEARCH_EMBEDDINGS_API_KEY. Costs one embedding per tool
+  and one per query.`;
+
 const COMMON_HELP = `Output:
   --json                 one JSON document on stdout, for scripts
   --debug                stack traces and the MCP servers' logs on stderr
@@ -57,6 +66,8 @@ ${SOURCE_HELP}
 
 ${RANKING_HELP}
 
+${EMBEDDINGS_HELP}
+
 ${COMMON_HELP}`,
   eval: `Usage: tool-search eval FILE [options]
        tool-search eval QUERIES --mcp "COMMAND ARGS" | --config CONFIG [options]
@@ -73,6 +84,10 @@ source: the server's own names for --mcp, <server>__<tool> for --config).
 ${SOURCE_HELP}
 
 ${RANKING_HELP}
+
+${EMBEDDINGS_HELP}
+  With an endpoint, the fused metrics are shown beside BM25F's; an endpoint that fails for the
+  catalog or any query is an error (exit 2), not a silent mix of the two.
 
 ${COMMON_HELP}`,
   inspect: `Usage: tool-search inspect FILE | --mcp "COMMAND ARGS" | --config FILE [options]

@@ -16,8 +16,19 @@ describe('tool-search eval', () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(Object.keys(report).sort()).toEqual(
-      ['mrr', 'ndcg', 'queries', 'recallAt1', 'recallAt10', 'recallAt5', 'tools', 'worst'].sort(),
+      [
+        'mode',
+        'mrr',
+        'ndcg',
+        'queries',
+        'recallAt1',
+        'recallAt10',
+        'recallAt5',
+        'tools',
+        'worst',
+      ].sort(),
     );
+    expect(report.mode).toBe('bm25f');
     // Three queries find their tool first; "send a message" never finds translate_text.
     expect(report).toMatchObject({
       recallAt1: 0.75,

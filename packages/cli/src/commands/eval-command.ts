@@ -1,15 +1,28 @@
 import { parseArgs } from 'node:util';
 import { CliError, EXIT_CODES, UsageError } from '../cli/cli-error';
 import type { CliIo } from '../cli/cli-io';
-import { hasLiveSource, loadFileSource, loadLiveSource, SOURCE_FLAGS } from '../cli/load-source';
+import { EMBEDDINGS_FLAGS } from '../cli/embeddings-flags';
+import {
+  embeddingsOf,
+  hasLiveSource,
+  loadFileSource,
+  loadLiveSource,
+  SOURCE_FLAGS,
+} from '../cli/load-source';
 import { number, RANKING_FLAGS, readRankingFlags } from '../cli/ranking-flags';
-import { DEFAULT_WORST, type EvalReport, evaluateCatalog } from '../eval/evaluate-catalog';
+import {
+  DEFAULT_WORST,
+  type EvalReport,
+  evaluateCatalog,
+  evaluateCatalogFused,
+} from '../eval/evaluate-catalog';
 import { createProgressBar } from '../render/progress-bar';
 import { renderTable } from '../render/table';
 
 const FLAGS = {
   ...SOURCE_FLAGS,
   ...RANKING_FLAGS,
+  ...EMBEDDINGS_FLAGS,
   worst: { type: 'string' },
   'fail-under': { type: 'string' },
   json: { type: 'boolean' },
@@ -48,18 +61,22 @@ export async function runEval(args: readonly string[], io: CliIo): Promise<numbe
   const source = live ? await loadLiveSource(values, io) : labels;
   if (live && labels.tools.length > 0)
     io.warn(`${file}: its "tools" are ignored: the tools come from ${source.label}`);
+  const embeddings = embeddingsOf(values, source, io);
   const progress = createProgressBar(io.stderr, 'queries');
+  const options = {
+    tools: source.tools,
+    queries: labels.queries!,
+    index: ranking.index,
+    minScore: ranking.minScore ?? source.toolSearch?.minScore ?? 0,
+    worst,
+    label: file,
+    onProgress: (done: number, total: number) => progress.update(done, total),
+  };
   let report: EvalReport;
   try {
-    report = evaluateCatalog({
-      tools: source.tools,
-      queries: labels.queries!,
-      index: ranking.index,
-      minScore: ranking.minScore ?? source.toolSearch?.minScore ?? 0,
-      worst,
-      label: file,
-      onProgress: (done, total) => progress.update(done, total),
-    });
+    report = embeddings
+      ? await evaluateCatalogFused({ ...options, embeddings })
+      : evaluateCatalog(options);
   } finally {
     progress.clear();
   }
@@ -75,22 +92,44 @@ export async function runEval(args: readonly string[], io: CliIo): Promise<numbe
 }
 
 function printReport(report: EvalReport, label: string, changed: string[], io: CliIo): void {
-  const settings = changed.length > 0 ? changed.join(', ') : 'default ranking';
+  const settings =
+    (changed.length > 0 ? changed.join(', ') : 'default ranking') +
+    (report.mode === 'fusion'
+      ? ` · BM25F fused with ${report.embeddingsModel} (reciprocal rank)`
+      : ' · BM25F alone');
   io.print(
     `${label}: ${report.queries.toLocaleString('en-US')} queries, ${report.tools.toLocaleString('en-US')} tools, ${settings}\n`,
   );
+  const metrics = [
+    ['recall@1', 'recallAt1'],
+    ['recall@5', 'recallAt5'],
+    ['recall@10', 'recallAt10'],
+    ['MRR@10', 'mrr'],
+    ['nDCG@10', 'ndcg'],
+  ] as const;
+  const { bm25f } = report;
   io.print(
-    renderTable(
-      [{ header: 'metric' }, { header: 'value', align: 'right' }],
-      [
-        ['recall@1', report.recallAt1.toFixed(3)],
-        ['recall@5', report.recallAt5.toFixed(3)],
-        ['recall@10', report.recallAt10.toFixed(3)],
-        ['MRR@10', report.mrr.toFixed(3)],
-        ['nDCG@10', report.ndcg.toFixed(3)],
-      ],
-      io.width,
-    ),
+    bm25f
+      ? renderTable(
+          [
+            { header: 'metric' },
+            { header: 'fused', align: 'right' },
+            { header: 'BM25F alone', align: 'right' },
+            { header: 'change', align: 'right' },
+          ],
+          metrics.map(([name, key]) => [
+            name,
+            report[key].toFixed(3),
+            bm25f[key].toFixed(3),
+            signed(report[key] - bm25f[key]),
+          ]),
+          io.width,
+        )
+      : renderTable(
+          [{ header: 'metric' }, { header: 'value', align: 'right' }],
+          metrics.map(([name, key]) => [name, report[key].toFixed(3)]),
+          io.width,
+        ),
   );
   if (report.worst.length === 0) return;
   io.print(`\nWorst queries (lowest nDCG@10 first; rank "-" = not in the top 100):\n`);
@@ -115,4 +154,10 @@ function printReport(report: EvalReport, label: string, changed: string[], io: C
       io.width,
     ),
   );
+}
+
+/** A difference with its sign: `+0.125`, `-0.040`, `0.000`. */
+function signed(value: number): string {
+  const text = value.toFixed(3);
+  return value > 0 && text !== '0.000' ? `+${text}` : text === '-0.000' ? '0.000' : text;
 }

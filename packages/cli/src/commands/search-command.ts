@@ -1,15 +1,28 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../cli/cli-error';
 import type { CliIo } from '../cli/cli-io';
-import { hasLiveSource, loadFileSource, loadLiveSource, SOURCE_FLAGS } from '../cli/load-source';
+import { EMBEDDINGS_FLAGS } from '../cli/embeddings-flags';
+import {
+  embeddingsOf,
+  hasLiveSource,
+  loadFileSource,
+  loadLiveSource,
+  SOURCE_FLAGS,
+} from '../cli/load-source';
 import { number, RANKING_FLAGS, readRankingFlags } from '../cli/ranking-flags';
 import { renderTable } from '../render/table';
 import type { FieldMatch } from '../search/explain-match';
-import { DEFAULT_SEARCH_TOP_K, searchCatalog } from '../search/search-catalog';
+import {
+  DEFAULT_SEARCH_TOP_K,
+  type ExplainedHit,
+  searchCatalog,
+  searchCatalogFused,
+} from '../search/search-catalog';
 
 const FLAGS = {
   ...SOURCE_FLAGS,
   ...RANKING_FLAGS,
+  ...EMBEDDINGS_FLAGS,
   'top-k': { type: 'string' },
   json: { type: 'boolean' },
   debug: { type: 'boolean' },
@@ -48,11 +61,26 @@ export async function runSearch(args: readonly string[], io: CliIo): Promise<num
   const source = live
     ? await loadLiveSource(values, io)
     : await loadFileSource(file!, { tools: true, queries: false });
-  const hits = searchCatalog(source, query, {
+  const embeddings = embeddingsOf(values, source, io);
+  const options = {
     topK: topK ?? source.toolSearch?.topK ?? DEFAULT_SEARCH_TOP_K,
     minScore: ranking.minScore ?? source.toolSearch?.minScore ?? 0,
     index: ranking.index,
-  });
+  };
+  let hits: ExplainedHit[];
+  let mode: string | undefined;
+  if (embeddings) {
+    const fused = await searchCatalogFused(source, query, { ...options, embeddings });
+    hits = fused.hits;
+    if (fused.failure !== undefined) {
+      io.warn(`${fused.failure}; ranked by BM25F alone`);
+      mode = `BM25F alone (the ${embeddings.model} endpoint failed)`;
+    } else {
+      mode = `BM25F fused with ${embeddings.model} (reciprocal rank, scores 0 to 1)`;
+    }
+  } else {
+    hits = searchCatalog(source, query, options);
+  }
   if (values.json) {
     io.print(
       JSON.stringify(hits.map(({ id, score, description }) => ({ id, score, description }))),
@@ -67,11 +95,13 @@ export async function runSearch(args: readonly string[], io: CliIo): Promise<num
     String(position + 1),
     hit.id,
     hit.score.toFixed(3),
-    hit.matched
-      .map(({ field, terms }) =>
-        terms.length > 0 ? `${FIELD_LABELS[field]}: ${terms.join(' ')}` : FIELD_LABELS[field],
-      )
-      .join('; '),
+    hit.matched.length === 0
+      ? '(by meaning)'
+      : hit.matched
+          .map(({ field, terms }) =>
+            terms.length > 0 ? `${FIELD_LABELS[field]}: ${terms.join(' ')}` : FIELD_LABELS[field],
+          )
+          .join('; '),
     hit.description,
   ]);
   io.print(
@@ -87,7 +117,9 @@ export async function runSearch(args: readonly string[], io: CliIo): Promise<num
       io.width,
     ),
   );
-  const settings = ranking.changed.length > 0 ? ranking.changed.join(', ') : 'default ranking';
+  const settings =
+    (ranking.changed.length > 0 ? ranking.changed.join(', ') : 'default ranking') +
+    (mode === undefined ? '' : ` · ${mode}`);
   io.print(
     `\n${hits.length} of ${source.tools.length.toLocaleString('en-US')} tools in ${source.label} · ${settings}`,
   );

@@ -1,5 +1,7 @@
 import { type SearchHit, ToolIndex, type ToolIndexOptions } from 'tool-search-core';
 import { CliError } from '../cli/cli-error';
+import type { EmbeddingsSetup } from '../cli/embeddings-flags';
+import { createFusedRanker } from '../search/fused-ranker';
 import { type CatalogTool, type LabelledQuery, toDescriptor } from '../source/catalog';
 import { childPath } from '../source/json-path';
 import { ndcgAt, recallAt, reciprocalRankAt } from './metrics';
@@ -48,8 +50,23 @@ export interface WorstQuery {
   recallAt10: number;
 }
 
+/** The five metrics, each averaged over the queries. */
+export type EvalMetrics = Pick<
+  EvalReport,
+  'recallAt1' | 'recallAt5' | 'recallAt10' | 'mrr' | 'ndcg'
+>;
+
 /** What `tool-search eval --json` prints: each metric averaged over the queries. */
 export interface EvalReport {
+  /**
+   * How the queries were ranked: `'bm25f'` (words alone), or `'fusion'` (BM25F fused with an
+   * embeddings endpoint's ranking, as `search_tools` does with `embed`).
+   */
+  mode: 'bm25f' | 'fusion';
+  /** Under fusion: the embedding model (with `@dimensions` when the endpoint was asked for some). */
+  embeddingsModel?: string;
+  /** Under fusion: the same queries ranked by BM25F alone, to compare. */
+  bm25f?: EvalMetrics;
   /** Share of a query's relevant tools in the top 1, averaged over queries. */
   recallAt1: number;
   /** Share of a query's relevant tools in the top 5, averaged over queries. */
@@ -87,9 +104,82 @@ export const DEFAULT_WORST = 10;
  * report.recallAt5; // 1
  */
 export function evaluateCatalog(options: EvaluateCatalogOptions): EvalReport {
-  const { tools, queries, minScore = 0, worst: worstCount = DEFAULT_WORST } = options;
-  const ids = new Set(tools.map((tool) => tool.id));
-  queries.forEach((labelled, position) => {
+  const { queries, minScore = 0 } = options;
+  checkLabels(options);
+  const index = new ToolIndex(options.tools.map(toDescriptor), options.index);
+  const rankings = queries.map(({ query }, position) => {
+    const ranked = index.search(query, { topK: EVAL_DEPTH, minScore }).map((hit) => hit.id);
+    options.onProgress?.(position + 1, queries.length);
+    return ranked;
+  });
+  return {
+    mode: 'bm25f',
+    ...summarize(options, rankings, (position) =>
+      index.search(queries[position]!.query, { topK: RANK_SEARCH_DEPTH, minScore }),
+    ),
+  };
+}
+
+/** Options of {@link evaluateCatalogFused}. */
+export interface EvaluateCatalogFusedOptions extends EvaluateCatalogOptions {
+  /** The embeddings endpoint. */
+  embeddings: EmbeddingsSetup;
+}
+
+/**
+ * {@link evaluateCatalog} with an embeddings endpoint: every query ranked as `search_tools` does
+ * with `embed` (BM25F fused with cosine similarity by reciprocal-rank fusion), and the BM25F
+ * metrics of the same queries alongside. The catalog is embedded first and the queries in
+ * batches.
+ * @param options - as {@link evaluateCatalog}, and the endpoint
+ * @throws {CliError} when a relevant id is not a tool of the catalog, or when the endpoint fails
+ *   for the catalog or for any query (fused metrics mixed with BM25F's would mislead)
+ */
+export async function evaluateCatalogFused(
+  options: EvaluateCatalogFusedOptions,
+): Promise<EvalReport> {
+  const { queries } = options;
+  checkLabels(options);
+  const ranker = createFusedRanker({
+    tools: options.tools,
+    depth: RANK_SEARCH_DEPTH,
+    embeddings: options.embeddings,
+    ...(options.index && { index: options.index }),
+    ...(options.minScore !== undefined && { minScore: options.minScore }),
+  });
+  await ranker.warm();
+  await ranker.prefetch(queries.map(({ query }) => query));
+  const deep: SearchHit[][] = [];
+  const failures: string[] = [];
+  for (const [position, { query }] of queries.entries()) {
+    const ranking = await ranker.rank(query);
+    if (ranking.failure !== undefined) failures.push(ranking.failure);
+    deep.push(ranking.hits);
+    options.onProgress?.(position + 1, queries.length);
+  }
+  if (failures.length > 0) {
+    throw new CliError(
+      `the embeddings endpoint (${options.embeddings.label}) failed for ${failures.length} of ${queries.length} queries (first: ${failures[0]}); fused and BM25F rankings would be mixed, so no metrics are reported`,
+    );
+  }
+  const { onProgress: _progress, embeddings: _embeddings, ...lexical } = options;
+  const { recallAt1, recallAt5, recallAt10, mrr, ndcg } = evaluateCatalog({ ...lexical, worst: 0 });
+  return {
+    mode: 'fusion',
+    embeddingsModel: options.embeddings.model,
+    bm25f: { recallAt1, recallAt5, recallAt10, mrr, ndcg },
+    ...summarize(
+      options,
+      deep.map((hits) => hits.slice(0, EVAL_DEPTH).map((hit) => hit.id)),
+      (position) => deep[position]!,
+    ),
+  };
+}
+
+/** Every relevant id must be a tool of the catalog. */
+function checkLabels(options: EvaluateCatalogOptions): void {
+  const ids = new Set(options.tools.map((tool) => tool.id));
+  options.queries.forEach((labelled, position) => {
     labelled.relevant.forEach((id, at) => {
       if (!ids.has(id)) {
         const path = childPath(childPath(childPath('$.queries', position), 'relevant'), at);
@@ -99,11 +189,22 @@ export function evaluateCatalog(options: EvaluateCatalogOptions): EvalReport {
       }
     });
   });
-  const index = new ToolIndex(tools.map(toDescriptor), options.index);
+}
+
+/**
+ * The averaged metrics and the worst queries, from each query's top {@link EVAL_DEPTH} ids and a
+ * deeper search for the worst ones.
+ */
+function summarize(
+  options: EvaluateCatalogOptions,
+  rankings: readonly string[][],
+  deepSearch: (position: number) => readonly SearchHit[],
+): Omit<EvalReport, 'mode'> {
+  const { queries, worst: worstCount = DEFAULT_WORST } = options;
   const totals = { recallAt1: 0, recallAt5: 0, recallAt10: 0, mrr: 0, ndcg: 0 };
   const scored: { position: number; ndcg: number; recallAt10: number }[] = [];
-  queries.forEach(({ query, relevant }, position) => {
-    const ranked = index.search(query, { topK: EVAL_DEPTH, minScore }).map((hit) => hit.id);
+  queries.forEach(({ relevant }, position) => {
+    const ranked = rankings[position]!;
     const ndcg = ndcgAt(ranked, relevant, EVAL_DEPTH);
     const recallAt10 = recallAt(ranked, relevant, EVAL_DEPTH);
     totals.recallAt1 += recallAt(ranked, relevant, 1);
@@ -112,12 +213,11 @@ export function evaluateCatalog(options: EvaluateCatalogOptions): EvalReport {
     totals.mrr += reciprocalRankAt(ranked, relevant, EVAL_DEPTH);
     totals.ndcg += ndcg;
     if (ndcg < 1) scored.push({ position, ndcg, recallAt10 });
-    options.onProgress?.(position + 1, queries.length);
   });
   scored.sort((a, b) => a.ndcg - b.ndcg || a.recallAt10 - b.recallAt10 || a.position - b.position);
   const worst = scored.slice(0, Math.max(0, worstCount)).map(({ position, ndcg, recallAt10 }) => {
     const { query, relevant } = queries[position]!;
-    const deep = index.search(query, { topK: RANK_SEARCH_DEPTH, minScore });
+    const deep = deepSearch(position);
     const rankOf = new Map(deep.map((hit, at) => [hit.id, at + 1]));
     return {
       query,
@@ -136,7 +236,7 @@ export function evaluateCatalog(options: EvaluateCatalogOptions): EvalReport {
     mrr: average(totals.mrr),
     ndcg: average(totals.ndcg),
     queries: count,
-    tools: tools.length,
+    tools: options.tools.length,
     worst,
   };
 }

@@ -1,5 +1,6 @@
 import {
   DEFAULT_CONNECT_TIMEOUT,
+  type EmbeddingsConfig,
   GatewayConfigError,
   type GatewayTool,
   listUpstreamTools,
@@ -29,6 +30,8 @@ export interface LiveSourceOptions {
 export interface ConfigCatalog extends Catalog {
   /** The config's `toolSearch` object (its `topK` and `minScore` are the defaults of search). */
   toolSearch: ToolSearchConfig;
+  /** The config's `embeddings` endpoint, when it has one. */
+  embeddings?: EmbeddingsConfig;
 }
 
 /** Lines of an upstream's stderr kept for the error message when it fails to start: a crash's tail. */
@@ -101,6 +104,7 @@ export async function readConfigCatalog(
     label: file,
     serverName: '',
     toolSearch: config.config.toolSearch ?? {},
+    ...(config.config.embeddings && { embeddings: config.config.embeddings }),
   };
 }
 

@@ -225,6 +225,35 @@ export class VectorCache {
   }
 }
 
+/** What a vector cache's bytes say about themselves: the model, the dimension and the count. */
+export interface VectorCacheHeader {
+  model: string | undefined;
+  dimension: number;
+  count: number;
+}
+
+/**
+ * @internal The header of {@link VectorCache.serialize}'s bytes, to say why a restore took
+ * nothing; `undefined` when the bytes are not a vector cache of a known format.
+ */
+export function readVectorCacheHeader(bytes: Uint8Array): VectorCacheHeader | undefined {
+  if (!(bytes instanceof Uint8Array) || bytes.length < HEADER_BYTES) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== FORMAT_VERSION) {
+    return undefined;
+  }
+  const modelLength = view.getUint32(16, true);
+  if (modelLength !== 0xffffffff && HEADER_BYTES + modelLength > bytes.length) return undefined;
+  return {
+    model:
+      modelLength === 0xffffffff
+        ? undefined
+        : new TextDecoder().decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + modelLength)),
+    dimension: view.getUint32(8, true),
+    count: view.getUint32(12, true),
+  };
+}
+
 /**
  * A copy of a vector scaled to unit length, or `undefined` when it is not a non-empty list of
  * finite numbers.

@@ -1,10 +1,17 @@
 import type { FusionSettings } from '../embedding/embed-function';
 import { ToolEmbeddings } from '../embedding/tool-embeddings';
-import { VectorCache } from '../embedding/vector-cache';
+import { readVectorCacheHeader, VectorCache } from '../embedding/vector-cache';
 import { DEFAULT_RRF_K } from '../search/reciprocal-rank-fusion';
+import { SnapshotError } from '../search/snapshot-ranking';
 import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore, type StateStats } from '../state/memory-store';
+import {
+  decodeEngineSnapshot,
+  type EngineSnapshotParts,
+  encodeEngineSnapshot,
+  isEngineSnapshot,
+} from './engine-snapshot';
 import {
   type RequestCatalog,
   RequestCatalogs,
@@ -119,13 +126,25 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
       this.embeddings = undefined;
     }
 
-    this.index =
+    // An engine snapshot (`toSnapshot()`) carries the index and the vectors; a plain index
+    // snapshot (`index.toSnapshot()`) the index alone.
+    const snapshot: EngineSnapshotParts | undefined =
       options.snapshot === undefined
+        ? undefined
+        : isEngineSnapshot(options.snapshot)
+          ? decodeEngineSnapshot(options.snapshot)
+          : { index: options.snapshot, vectors: undefined };
+    this.index =
+      snapshot === undefined
         ? new ToolIndex(
             [...this.catalog.values()].map((entry) => entry.descriptor),
             options.index,
           )
-        : indexFromSnapshot(options.snapshot, this.catalog, options);
+        : indexFromSnapshot(snapshot.index, this.catalog, options);
+    // Without `embed` the snapshot's vectors have no use and are ignored.
+    if (snapshot?.vectors && this.vectorCache) {
+      restoreVectors(this.vectorCache, snapshot.vectors, options);
+    }
     this.#requestCatalogs = new RequestCatalogs({
       describe: options.describe,
       indexOptions: options.index,
@@ -233,6 +252,25 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
     );
   }
 
+  /**
+   * The engine's snapshot, to pass as the `snapshot` option of a later engine with the same
+   * catalog, `describe` and `index` options (at deploy time, say): the catalog's index and, with
+   * `embed`, every vector embedded so far (call {@link warmEmbeddings} first to have them all), so
+   * the later engine neither indexes nor embeds the catalog again. Vectors are restored only into
+   * an engine with `embed` and the same `fusion.model`.
+   * @throws a `SnapshotError` when the index uses a tokenizer or stem function (no snapshot can
+   *   hold one)
+   * @example
+   * await engine.warmEmbeddings();
+   * writeFileSync('tools.snapshot', engine.toSnapshot());
+   */
+  toSnapshot(): Uint8Array {
+    return encodeEngineSnapshot({
+      index: this.index.toSnapshot(),
+      vectors: this.vectorCache?.serialize(),
+    });
+  }
+
   /** Forgets one thread's loaded tools (in-memory or custom store; a no-op under 'context'). */
   async clearState(threadId: string): Promise<void> {
     await this.store?.delete(threadId);
@@ -308,6 +346,42 @@ function indexFromSnapshot<TTool, TContext>(
     [...catalog.values()].map((entry) => entry.descriptor),
     options.index,
   );
+}
+
+/**
+ * Restores a snapshot's vectors into the engine's cache. Vectors of another model or dimension
+ * are left out (they would rank nonsense) and reported, as is a vector part that cannot be read:
+ * either way the catalog is embedded as without a snapshot.
+ */
+function restoreVectors<TTool, TContext>(
+  cache: VectorCache,
+  bytes: Uint8Array,
+  options: ToolSearchEngineOptions<TTool, TContext>,
+): void {
+  let error: Error | undefined;
+  try {
+    const header = readVectorCacheHeader(bytes);
+    if (cache.restore(bytes) === 0 && header !== undefined && header.count > 0) {
+      const theirs = header.model === undefined ? 'no fusion.model' : `model "${header.model}"`;
+      const ours = cache.model === undefined ? 'no fusion.model' : `fusion.model "${cache.model}"`;
+      error = new SnapshotError(
+        'options',
+        `ToolSearchEngine: the snapshot's ${header.count} vectors (${header.dimension} dimensions) were written with ${theirs}, and this engine has ${ours}: they were not restored, and the catalog will be embedded again. Rebuild the snapshot with this model.`,
+      );
+    }
+  } catch (cause) {
+    // The envelope's checksum passed, so only a writer bug gets here: embed as if there were none.
+    error = new SnapshotError(
+      'corrupt',
+      `ToolSearchEngine: the snapshot's vectors cannot be read (${String(cause)}); the catalog will be embedded again`,
+    );
+  }
+  if (error === undefined) return;
+  try {
+    options.onError?.({ threadId: undefined, operation: 'snapshot', error });
+  } catch {
+    // Telemetry must never break the agent.
+  }
 }
 
 /** Checks the fusion settings and fills in their defaults. */

@@ -146,13 +146,16 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends Tool
   /** How `embed` is called and how its ranking is fused with BM25F's. */
   fusion?: FusionSettings;
   /**
-   * The catalog's index as `engine.index.toSnapshot()` wrote it (at deploy time, say): the engine
-   * restores it instead of indexing every tool, so a large catalog starts in a fraction of the
-   * time. It must have been built with the same `index` options (otherwise the engine throws a
-   * `SnapshotError`, as it does for damaged bytes or another format version). When its tool ids
-   * are not the catalog's, the engine indexes the catalog as usual and reports the stale
-   * snapshot through `onError` (operation `'snapshot'`). The bytes are read in place: do not
-   * change them afterwards.
+   * A snapshot written at deploy time, say: `engine.toSnapshot()` (the index and, with `embed`,
+   * the tool vectors) or `engine.index.toSnapshot()` (the index alone). The engine restores the
+   * index instead of indexing every tool, so a large catalog starts in a fraction of the time,
+   * and the vectors instead of embedding the catalog again. It must have been built with the same
+   * `index` options (otherwise the engine throws a `SnapshotError`, as it does for damaged bytes
+   * or another format version). When its tool ids are not the catalog's, the engine indexes the
+   * catalog as usual and reports the stale snapshot through `onError` (operation `'snapshot'`);
+   * the vectors of tools whose text did not change are still used. Vectors written with another
+   * `fusion.model` are not restored (reported the same way); without `embed` they are ignored.
+   * The index bytes are read in place: do not change them afterwards.
    */
   snapshot?: Uint8Array;
 }

@@ -4,6 +4,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
+import { startEmbeddingsServer } from '../test-utils/embeddings-server';
 import { callTool, listToolNames, temporaryDir } from '../test-utils/harness';
 import { GATEWAY_BIN, npmServer, PACKAGE_ROOT } from '../test-utils/servers';
 import { main } from './main';
@@ -183,6 +184,115 @@ describe('main', () => {
       controller.abort();
       expect(await running).toBe(0);
     } finally {
+      await temp.remove();
+    }
+  });
+});
+
+describe('main with an embeddings endpoint', () => {
+  it('refuses embeddings flags that do not fit together, and a key variable that is not set', async () => {
+    const temp = await temporaryDir();
+    try {
+      const config = await writeConfig(temp.dir, { mcpServers: {} });
+      const cases: [string[], string][] = [
+        [
+          ['--embeddings-url', 'http://127.0.0.1:1/v1'],
+          '--embeddings-url needs --embeddings-model',
+        ],
+        [
+          ['--embeddings-url', 'file:///x', '--embeddings-model', 'm'],
+          'must be an http: or https: URL',
+        ],
+        [['--embeddings-model', 'm'], 'need --embeddings-url (or "embeddings" in the config)'],
+        [['--no-embeddings', '--embeddings-model', 'm'], '--no-embeddings goes with no other'],
+        [
+          [
+            '--embeddings-url',
+            'http://127.0.0.1:1/v1',
+            '--embeddings-model',
+            'm',
+            '--embeddings-key-env',
+            'a-b',
+          ],
+          '--embeddings-key-env must name an environment variable',
+        ],
+      ];
+      for (const [flags, message] of cases) {
+        const stderr = collector();
+        expect(await main(['--config', config, ...flags], { stderr: stderr.stream })).toBe(2);
+        expect(stderr.text()).toContain(message);
+      }
+      const unset = collector();
+      expect(
+        await main(
+          [
+            '--config',
+            config,
+            '--embeddings-url',
+            'http://127.0.0.1:1/v1',
+            '--embeddings-model',
+            'm',
+            '--embeddings-key-env',
+            'NO_SUCH_KEY',
+          ],
+          { stderr: unset.stream, env: {} },
+        ),
+      ).toBe(1);
+      expect(unset.text()).toContain(
+        `invalid config: ${config}: $.embeddings.apiKeyEnv: names the environment variable NO_SUCH_KEY, which is not set`,
+      );
+    } finally {
+      await temp.remove();
+    }
+  });
+
+  it('fuses with the endpoint the flags name, over Streamable HTTP', async () => {
+    const temp = await temporaryDir();
+    const endpoint = await startEmbeddingsServer();
+    try {
+      const config = await writeConfig(temp.dir, {
+        mcpServers: {
+          memory: npmServer('memory', [], {
+            env: { MEMORY_FILE_PATH: join(temp.dir, 'memory.jsonl') },
+          }),
+        },
+        // The flags name another endpoint: nothing of this one is used, its key least of all.
+        embeddings: { url: 'http://127.0.0.1:1/v1', model: 'other', apiKey: 'config-key' },
+      });
+      const stderr = collector();
+      const controller = new AbortController();
+      const running = main(
+        [
+          '--config',
+          config,
+          '--port',
+          '0',
+          '--no-cache',
+          '--embeddings-url',
+          endpoint.url,
+          '--embeddings-model',
+          'concepts',
+          '--embeddings-key-env',
+          'MY_EMBEDDINGS_KEY',
+        ],
+        { stderr: stderr.stream, signal: controller.signal, env: { MY_EMBEDDINGS_KEY: 'k-2' } },
+      );
+      const [, url] = await stderr.waitFor(/listening on (\S+)/);
+      await stderr.waitFor(/embeddings: 9 tool text\(s\) embedded with concepts/);
+      const client = new Client({ name: 'http-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url!)));
+      const search = await callTool(client, 'search_tools', { query: 'forget Bob' });
+      expect((search.structuredContent as { results: { name: string }[] }).results[0]?.name).toBe(
+        'memory__delete_entities',
+      );
+      await client.close();
+      controller.abort();
+      expect(await running).toBe(0);
+      expect(new Set(endpoint.requests.map((request) => request.authorization))).toEqual(
+        new Set(['Bearer k-2']),
+      );
+    } finally {
+      await endpoint.close();
       await temp.remove();
     }
   });

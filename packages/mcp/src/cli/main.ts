@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { GatewayConfigError } from '../config/config-error';
-import type { ExposeMode } from '../config/gateway-config';
+import type { EmbeddingsConfig, ExposeMode, GatewayConfig } from '../config/gateway-config';
 import { loadGatewayConfig } from '../config/parse-gateway-config';
 import { createGatewayFromConfig } from '../gateway/create-gateway-from-config';
 import { type GatewayStorage, openGatewayStorage } from '../gateway/gateway-storage';
@@ -40,6 +40,12 @@ Options:
   --allow-origin HOST    also accept browser requests from this origin hostname (repeatable)
   --connect-timeout MS   per-upstream start timeout (default: 10000)
   --call-timeout MS      per-call timeout (default: 60000)
+  --embeddings-url URL   semantic search with an OpenAI-compatible embeddings endpoint, e.g.
+                         https://api.openai.com/v1 or http://localhost:11434/v1 (instead of the
+                         config's "embeddings")
+  --embeddings-model M   its model, e.g. text-embedding-3-small (required with --embeddings-url)
+  --embeddings-key-env NAME  the environment variable holding its API key
+  --no-embeddings        BM25F alone, whatever the config says
   --help, --version`;
 
 /**
@@ -86,6 +92,11 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
     return 1;
   }
   for (const warning of loaded.warnings) log(`warning: ${warning}`);
+  const embeddings = embeddingsOf(values, loaded.config.embeddings);
+  if (typeof embeddings === 'string') {
+    stderr.write(`tool-search-mcp: ${embeddings}\n\n${USAGE}\n`);
+    return 2;
+  }
 
   const host = values.host ?? '127.0.0.1';
   const tokenEnv = values['token-env'] ?? DEFAULT_TOKEN_ENV;
@@ -110,16 +121,18 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
   }
 
   const info = { name: 'tool-search-mcp', version: packageVersion() };
-  const gateway = createGatewayFromConfig(
-    {
-      mcpServers: loaded.config.mcpServers,
-      ...(loaded.config.storage && { storage: loaded.config.storage }),
-      toolSearch: {
-        ...loaded.config.toolSearch,
-        ...(values.expose !== undefined && { expose: values.expose as ExposeMode }),
-      },
+  const config: GatewayConfig = {
+    mcpServers: loaded.config.mcpServers,
+    ...(loaded.config.storage && { storage: loaded.config.storage }),
+    ...(embeddings && { embeddings }),
+    toolSearch: {
+      ...loaded.config.toolSearch,
+      ...(values.expose !== undefined && { expose: values.expose as ExposeMode }),
     },
-    {
+  };
+  let gateway: ReturnType<typeof createGatewayFromConfig>;
+  try {
+    gateway = createGatewayFromConfig(config, {
       cache: values['no-cache'] ? false : createManifestCache(values.cache ?? defaultCacheDir(env)),
       ...(values['connect-timeout'] !== undefined && {
         connectTimeout: Number(values['connect-timeout']),
@@ -128,8 +141,15 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
       serverInfo: info,
       log,
       ...(storage && { storage: storage.store }),
-    },
-  );
+      env,
+      file: values.config!,
+    });
+  } catch (error) {
+    await storage?.close();
+    if (!(error instanceof GatewayConfigError)) throw error;
+    stderr.write(`tool-search-mcp: invalid config: ${error.message}\n`);
+    return 1;
+  }
   const stopped = stopSignal(context.signal);
   try {
     if (values.port === undefined) {
@@ -189,6 +209,10 @@ function parse(argv: readonly string[]) {
       'allow-origin': { type: 'string', multiple: true },
       'connect-timeout': { type: 'string' },
       'call-timeout': { type: 'string' },
+      'embeddings-url': { type: 'string' },
+      'embeddings-model': { type: 'string' },
+      'embeddings-key-env': { type: 'string' },
+      'no-embeddings': { type: 'boolean' },
       help: { type: 'boolean' },
       version: { type: 'boolean' },
     },
@@ -208,6 +232,49 @@ function checkArguments(values: ReturnType<typeof parse>): string | undefined {
       return `--${flag} must be a positive number of milliseconds, got "${value}"`;
   }
   return undefined;
+}
+
+/**
+ * The embeddings endpoint the flags and the config give, or what is wrong with the flags.
+ * `--embeddings-url` names another endpoint, so nothing of the config's (its key above all)
+ * carries over; `--embeddings-model` and `--embeddings-key-env` alone change the config's.
+ */
+function embeddingsOf(
+  values: ReturnType<typeof parse>,
+  configured: EmbeddingsConfig | undefined,
+): EmbeddingsConfig | undefined | string {
+  const url = values['embeddings-url'];
+  const model = values['embeddings-model'];
+  const keyEnv = values['embeddings-key-env'];
+  if (values['no-embeddings']) {
+    return url === undefined && model === undefined && keyEnv === undefined
+      ? undefined
+      : '--no-embeddings goes with no other --embeddings-* flag';
+  }
+  if (keyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv))
+    return `--embeddings-key-env must name an environment variable, got "${keyEnv}"`;
+  if (model !== undefined && model.trim() === '') return '--embeddings-model must not be empty';
+  if (url === undefined) {
+    if (model === undefined && keyEnv === undefined) return configured;
+    if (!configured)
+      return '--embeddings-model and --embeddings-key-env need --embeddings-url (or "embeddings" in the config)';
+    const { apiKey: _literalKey, ...rest } = configured;
+    return {
+      ...(keyEnv === undefined ? configured : rest),
+      ...(model !== undefined && { model }),
+      ...(keyEnv !== undefined && { apiKeyEnv: keyEnv }),
+    };
+  }
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return `--embeddings-url is not a URL: "${url}"`;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:')
+    return '--embeddings-url must be an http: or https: URL';
+  if (model === undefined) return '--embeddings-url needs --embeddings-model';
+  return { url, model, ...(keyEnv !== undefined && { apiKeyEnv: keyEnv }) };
 }
 
 function isPort(value: string): boolean {

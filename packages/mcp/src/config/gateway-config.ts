@@ -104,6 +104,39 @@ export interface RedisStorageConfig {
 /** Where loaded tools are kept (only Redis for now; the default is the gateway's memory). */
 export type StorageConfig = RedisStorageConfig;
 
+/**
+ * The `embeddings` object of the config: an OpenAI-compatible embeddings endpoint (OpenAI, Azure
+ * OpenAI, Ollama, LM Studio, vLLM, LiteLLM, text-embeddings-inference...). With it, `search_tools`
+ * fuses BM25F's ranking with one by meaning.
+ */
+export interface EmbeddingsConfig {
+  /** The API's base URL, e.g. `https://api.openai.com/v1`; texts are posted to `{url}/embeddings`. */
+  url: string;
+  /** The embedding model, e.g. `text-embedding-3-small`. */
+  model: string;
+  /**
+   * The environment variable that holds the API key, sent as `Authorization: Bearer <key>`: keeps
+   * the secret out of the file.
+   */
+  apiKeyEnv?: string;
+  /** The API key itself, for keys that are not secret (a local server); prefer `apiKeyEnv`. */
+  apiKey?: string;
+  /** More request headers. */
+  headers?: Record<string, string>;
+  /** Asks models that support it (OpenAI's text-embedding-3) for shorter vectors. */
+  dimensions?: number;
+  /**
+   * Texts per request at most.
+   * @default 32
+   */
+  batchSize?: number;
+  /**
+   * How long a search waits for the endpoint, in ms, before answering with BM25F alone.
+   * @default 5_000
+   */
+  timeout?: number;
+}
+
 /** The gateway's configuration file: the `mcpServers` object MCP clients already use, plus `toolSearch`. */
 export interface GatewayConfig {
   /** The upstream servers by name; the name becomes the prefix of their exposed tool names. */
@@ -112,6 +145,8 @@ export interface GatewayConfig {
   toolSearch?: ToolSearchConfig;
   /** Where sessions' loaded tools live (default: the gateway's memory). */
   storage?: StorageConfig;
+  /** An embeddings endpoint for semantic search (default: none, BM25F alone). */
+  embeddings?: EmbeddingsConfig;
 }
 
 /** Whether an upstream entry is reached over HTTP. */

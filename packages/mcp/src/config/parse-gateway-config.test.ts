@@ -159,3 +159,73 @@ describe('loadGatewayConfig', () => {
     }
   });
 });
+
+describe('parseGatewayConfig: embeddings', () => {
+  const servers = { mcpServers: {} };
+
+  it('reads an embeddings endpoint, keeping the key variable’s name, not a key', () => {
+    const { config, warnings } = parseGatewayConfig(
+      {
+        ...servers,
+        embeddings: {
+          url: 'https://api.openai.com/v1',
+          model: 'text-embedding-3-small',
+          apiKeyEnv: 'OPENAI_API_KEY',
+          headers: { 'OpenAI-Organization': 'org-1' },
+          dimensions: 512,
+          batchSize: 64,
+          timeout: 2000,
+          weights: [1, 2],
+        },
+      },
+      { file: 'gateway.json' },
+    );
+    expect(config.embeddings).toEqual({
+      url: 'https://api.openai.com/v1',
+      model: 'text-embedding-3-small',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      headers: { 'OpenAI-Organization': 'org-1' },
+      dimensions: 512,
+      batchSize: 64,
+      timeout: 2000,
+    });
+    expect(warnings).toEqual(['gateway.json: $.embeddings.weights: unknown key, ignored']);
+  });
+
+  it('names the JSON path of each problem', () => {
+    const cases: [unknown, string][] = [
+      ['http://x/v1', '$.embeddings: must be an object, got the string "http://x/v1"'],
+      [{ model: 'm' }, '$.embeddings.url: must be a non-empty string, got nothing'],
+      [{ url: 'ftp://x/v1', model: 'm' }, '$.embeddings.url: must be an http: or https: URL'],
+      [{ url: 'not a url', model: 'm' }, '$.embeddings.url: is not a URL: "not a url"'],
+      [{ url: 'http://x/v1', model: '' }, '$.embeddings.model: must be a non-empty string'],
+      [
+        { url: 'http://x/v1', model: 'm', apiKey: 'k', apiKeyEnv: 'K' },
+        '$.embeddings: give either "apiKeyEnv" (the environment variable holding the key) or "apiKey", not both',
+      ],
+      [
+        { url: 'http://x/v1', model: 'm', apiKeyEnv: 'sk-live-123' },
+        '$.embeddings.apiKeyEnv: must be the name of an environment variable (letters, digits, _)',
+      ],
+      [
+        { url: 'http://x/v1', model: 'm', headers: { 'x-team': 1 } },
+        '$.embeddings.headers["x-team"]: must be a string, got number 1',
+      ],
+      [
+        { url: 'http://x/v1', model: 'm', dimensions: 0 },
+        '$.embeddings.dimensions: must be an integer >= 1',
+      ],
+      [
+        { url: 'http://x/v1', model: 'm', batchSize: 1.5 },
+        '$.embeddings.batchSize: must be an integer >= 1',
+      ],
+      [
+        { url: 'http://x/v1', model: 'm', timeout: 2 ** 40 },
+        '$.embeddings.timeout: must be at most',
+      ],
+    ];
+    for (const [embeddings, message] of cases) {
+      expect(problemOf({ ...servers, embeddings }).message).toContain(`gateway.json: ${message}`);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { childPath, GatewayConfigError } from './config-error';
 import type {
+  EmbeddingsConfig,
   ExposeMode,
   GatewayConfig,
   HttpUpstreamConfig,
@@ -60,6 +61,20 @@ const TOOL_SEARCH_KEYS = new Set([
 ]);
 const EXPOSE_MODES: readonly ExposeMode[] = ['tools', 'proxy'];
 const REDIS_STORAGE_KEYS = new Set(['type', 'url', 'keyPrefix', 'ttl', 'timeout']);
+const EMBEDDINGS_KEYS = new Set([
+  'url',
+  'model',
+  'apiKeyEnv',
+  'apiKey',
+  'headers',
+  'dimensions',
+  'batchSize',
+  'timeout',
+]);
+/** Timers fire at once beyond this delay (a signed 32-bit count of ms). */
+const MAX_TIMER_DELAY = 2_147_483_647;
+/** What shells and `process.env` accept as a variable name. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Validates a gateway config object (the parsed JSON of a config file).
@@ -76,7 +91,7 @@ export function parseGatewayConfig(
 ): ParsedGatewayConfig {
   const reader = new ConfigReader(options.file ?? 'config');
   const root = reader.object(value, '$');
-  reader.unknownKeys(root, '$', new Set(['mcpServers', 'toolSearch', 'storage']));
+  reader.unknownKeys(root, '$', new Set(['mcpServers', 'toolSearch', 'storage', 'embeddings']));
   const serversValue = root.mcpServers;
   if (serversValue === undefined) reader.fail('$', 'needs an "mcpServers" object');
   const servers = reader.object(serversValue, '$.mcpServers');
@@ -91,6 +106,8 @@ export function parseGatewayConfig(
   if (root.toolSearch !== undefined)
     config.toolSearch = readToolSearch(reader, root.toolSearch, '$.toolSearch');
   if (root.storage !== undefined) config.storage = readStorage(reader, root.storage, '$.storage');
+  if (root.embeddings !== undefined)
+    config.embeddings = readEmbeddings(reader, root.embeddings, '$.embeddings');
   return { config, warnings: reader.warnings };
 }
 
@@ -264,6 +281,56 @@ function readStorage(reader: ConfigReader, value: unknown, path: string): Storag
   if (entry.timeout !== undefined)
     storage.timeout = reader.integer(entry.timeout, childPath(path, 'timeout'), 1);
   return storage;
+}
+
+function readEmbeddings(reader: ConfigReader, value: unknown, path: string): EmbeddingsConfig {
+  const entry = reader.object(value, path);
+  reader.unknownKeys(entry, path, EMBEDDINGS_KEYS);
+  const url = reader.nonEmptyString(entry.url, childPath(path, 'url'));
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    reader.fail(childPath(path, 'url'), `is not a URL: ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    reader.fail(childPath(path, 'url'), 'must be an http: or https: URL');
+  }
+  const embeddings: EmbeddingsConfig = {
+    url,
+    model: reader.nonEmptyString(entry.model, childPath(path, 'model')),
+  };
+  if (entry.apiKeyEnv !== undefined && entry.apiKey !== undefined) {
+    reader.fail(
+      path,
+      'give either "apiKeyEnv" (the environment variable holding the key) or "apiKey", not both',
+    );
+  }
+  if (entry.apiKeyEnv !== undefined) {
+    const name = entry.apiKeyEnv;
+    if (typeof name !== 'string' || !ENV_NAME.test(name)) {
+      reader.fail(
+        childPath(path, 'apiKeyEnv'),
+        `must be the name of an environment variable (letters, digits, _), got ${describe(name)}`,
+      );
+    }
+    embeddings.apiKeyEnv = name;
+  }
+  if (entry.apiKey !== undefined)
+    embeddings.apiKey = reader.nonEmptyString(entry.apiKey, childPath(path, 'apiKey'));
+  if (entry.headers !== undefined)
+    embeddings.headers = reader.stringRecord(entry.headers, childPath(path, 'headers'));
+  if (entry.dimensions !== undefined)
+    embeddings.dimensions = reader.integer(entry.dimensions, childPath(path, 'dimensions'), 1);
+  if (entry.batchSize !== undefined)
+    embeddings.batchSize = reader.integer(entry.batchSize, childPath(path, 'batchSize'), 1);
+  if (entry.timeout !== undefined) {
+    const timeout = reader.integer(entry.timeout, childPath(path, 'timeout'), 1);
+    if (timeout > MAX_TIMER_DELAY)
+      reader.fail(childPath(path, 'timeout'), `must be at most ${MAX_TIMER_DELAY} ms`);
+    embeddings.timeout = timeout;
+  }
+  return embeddings;
 }
 
 /** Type checks that throw a {@link GatewayConfigError} at a JSON path, and collect warnings. */

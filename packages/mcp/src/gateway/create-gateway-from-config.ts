@@ -6,6 +6,7 @@ import {
   type ManifestCache,
 } from '../upstream/manifest-cache';
 import { createUpstreamManager, type UpstreamManagerOptions } from '../upstream/upstream-manager';
+import { createEmbedFromConfig } from './embeddings-from-config';
 import { createToolSearchGateway, type ToolSearchGateway } from './tool-search-gateway';
 
 /** Options of {@link createGatewayFromConfig}. */
@@ -33,14 +34,26 @@ export interface CreateGatewayFromConfigOptions
    * @default a memory store
    */
   storage?: LoadedToolsStore;
+  /**
+   * Where the config's `embeddings.apiKeyEnv` is looked up.
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Names the config in errors (`gateway.json: $.embeddings.apiKeyEnv: ...`).
+   * @default 'config'
+   */
+  file?: string;
 }
 
 /**
- * Builds a gateway from a config object (the parsed `mcpServers` / `toolSearch` JSON): its
- * upstream manager, manifest cache and MCP face. Serve it with `serveGatewayStdio`,
+ * Builds a gateway from a config object (the parsed `mcpServers` / `toolSearch` / `embeddings`
+ * JSON): its upstream manager, manifest cache and MCP face. Serve it with `serveGatewayStdio`,
  * `serveGatewayHttp` or `gateway.connect(transport)`.
  * @param config - a config, e.g. from `loadGatewayConfig` or `parseGatewayConfig`
- * @param options - cache, timeouts, backoff, server info, log, the loaded-tools store
+ * @param options - cache, timeouts, backoff, server info, log, the loaded-tools store, the
+ *   environment the embeddings' API key is read from
+ * @throws {GatewayConfigError} when `embeddings.apiKeyEnv` names a variable that is not set
  * @example
  * const gateway = createGatewayFromConfig({
  *   mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } },
@@ -57,6 +70,8 @@ export function createGatewayFromConfig(
     serverInfo,
     log,
     storage,
+    env,
+    file,
     ...timing
   } = options;
   if (config.storage && !storage) {
@@ -65,6 +80,13 @@ export function createGatewayFromConfig(
       'createGatewayFromConfig: the config has "storage"; open it with openGatewayStorage(config.storage) and pass its store as options.storage',
     );
   }
+  // Before anything starts: a missing API key is a config error, not a surprise at the first search.
+  const embeddings =
+    config.embeddings &&
+    createEmbedFromConfig(config.embeddings, {
+      ...(env && { env }),
+      ...(file !== undefined && { file }),
+    });
   const upstreams = createUpstreamManager({
     servers: config.mcpServers,
     cache: cache === false ? undefined : cache,
@@ -78,5 +100,6 @@ export function createGatewayFromConfig(
     ...(storage && { storage }),
     ...(serverInfo && { serverInfo }),
     ...(log && { log }),
+    ...(embeddings && { embed: embeddings.embed, fusion: embeddings.fusion }),
   });
 }

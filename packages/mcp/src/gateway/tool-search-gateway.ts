@@ -10,6 +10,8 @@ import {
 import {
   createMemoryStore,
   createToolSearchEngine,
+  type EmbedFunction,
+  type FusionSettings,
   type LoadedToolsStore,
   type MemoryStore,
   type ToolSearchEngine,
@@ -46,6 +48,15 @@ export interface ToolSearchGatewayOptions {
    * @default writes to stderr
    */
   log?: (message: string) => void;
+  /**
+   * Semantic search: turns texts into vectors (e.g. `createEmbedFromConfig(config.embeddings)`).
+   * `search_tools` then fuses BM25F's ranking with one by meaning. The catalog is embedded in the
+   * background once the upstreams have started (a failure is logged, never fatal), each new tool
+   * text once, each search's query once; a search the endpoint fails answers with BM25F alone.
+   */
+  embed?: EmbedFunction | undefined;
+  /** How `embed` is called and fused (the core's `fusion` option); `model` names the vectors. */
+  fusion?: FusionSettings | undefined;
 }
 
 /** Options of {@link ToolSearchGateway.createServer}. */
@@ -88,7 +99,9 @@ export class ToolSearchGateway {
   readonly #sessions = new Map<Server, string>();
   readonly #ready: Promise<void>;
   readonly #unsubscribe: () => void;
-  #engine: ToolSearchEngine<GatewayTool>;
+  readonly #embed: EmbedFunction | undefined;
+  readonly #fusion: FusionSettings | undefined;
+  #engine: ToolSearchEngine<GatewayTool> | undefined;
 
   constructor(options: ToolSearchGatewayOptions) {
     this.upstreams = options.upstreams;
@@ -99,13 +112,17 @@ export class ToolSearchGateway {
       options.log ?? ((message) => process.stderr.write(`[tool-search-mcp] ${message}\n`));
     this.#ownStore = options.storage ? undefined : createMemoryStore({ ttl: 0 });
     this.#store = options.storage ?? this.#ownStore!;
+    this.#embed = options.embed;
+    this.#fusion = options.fusion;
     // Empty until the upstreams have started: the catalog is indexed once, when it is known.
     this.#engine = this.#buildEngine([], false);
     this.#ready = this.upstreams.start().then(() => {
       this.#engine = this.#buildEngine(this.upstreams.tools, true);
+      this.#warmEmbeddings(this.#engine);
     });
     this.#unsubscribe = this.upstreams.onToolsChanged((tools) => {
       this.#engine = this.#buildEngine(tools, true);
+      this.#warmEmbeddings(this.#engine);
       for (const server of this.#sessions.keys()) {
         server.sendToolListChanged().catch(() => undefined);
       }
@@ -114,7 +131,7 @@ export class ToolSearchGateway {
 
   /** The core engine over the current upstream tools (rebuilt when an upstream's tools change). */
   get engine(): ToolSearchEngine<GatewayTool> {
-    return this.#engine;
+    return this.#engine!;
   }
 
   /** Resolves once the upstreams have started (or failed) and the catalog is built. */
@@ -165,13 +182,13 @@ export class ToolSearchGateway {
       } finally {
         // A call still running when its session closed (a load, a touch) writes after the
         // clean-up below: clear again, or a disconnected session's loads stay in the store.
-        if (closed && forget) await this.#engine.clearState(threadId).catch(() => undefined);
+        if (closed && forget) await this.engine.clearState(threadId).catch(() => undefined);
       }
     });
     server.onclose = () => {
       closed = true;
       this.#sessions.delete(server);
-      if (forget) this.#engine.clearState(threadId).catch(() => undefined);
+      if (forget) this.engine.clearState(threadId).catch(() => undefined);
     };
     this.#sessions.set(server, threadId);
     return server;
@@ -216,7 +233,7 @@ export class ToolSearchGateway {
         this.#log(`toolSearch.alwaysLoaded names "${name}", which no upstream offers now`);
     }
     const { topK, minScore, autoLoad, maxLoadedTools, unloadTool } = this.#toolSearch;
-    return createToolSearchEngine<GatewayTool>({
+    const engine = createToolSearchEngine<GatewayTool>({
       tools: toToolRecord(tools.map((tool) => [tool.name, tool] as const)),
       describe: (tool, key) => ({
         id: key,
@@ -232,12 +249,38 @@ export class ToolSearchGateway {
       alwaysLoaded: pinned.filter((name) => names.has(name)),
       ...(maxLoadedTools !== undefined && { maxLoadedTools }),
       ...(unloadTool !== undefined && { unloadTool }),
-      onError: ({ operation, error }) => this.#log(`${operation} failed: ${String(error)}`),
+      ...(this.#embed && { embed: this.#embed, ...(this.#fusion && { fusion: this.#fusion }) }),
+      onError: ({ operation, error }) => this.#log(`${operation} failed: ${errorText(error)}`),
     });
+    // Vectors are keyed by tool text: the previous catalog's serve the tools that did not change.
+    const previous = this.#engine?.vectorCache;
+    if (previous && previous.size > 0) engine.vectorCache?.restore(previous.serialize());
+    return engine;
+  }
+
+  /** Embeds the catalog's new tool texts in the background; a failure is logged, never thrown. */
+  #warmEmbeddings(engine: ToolSearchEngine<GatewayTool>): void {
+    const cache = engine.vectorCache;
+    if (!cache || engine.catalog.size === 0) return;
+    const before = cache.size;
+    engine.warmEmbeddings().then(
+      () => {
+        const added = cache.size - before;
+        if (added > 0) {
+          const model = this.#fusion?.model === undefined ? '' : ` with ${this.#fusion.model}`;
+          this.#log(`embeddings: ${added} tool text(s) embedded${model}; search_tools fuses`);
+        }
+      },
+      (error: unknown) => {
+        this.#log(
+          `embeddings: the catalog could not be embedded (${errorText(error)}); search_tools answers by BM25F alone until the endpoint answers`,
+        );
+      },
+    );
   }
 
   async #listTools(threadId: string): Promise<Tool[]> {
-    const session = this.#engine.createSession({ threadId });
+    const session = this.engine.createSession({ threadId });
     const tools = session.metaTools.map(toMcpDefinition);
     if (this.expose === 'proxy') tools.push(CALL_TOOL_DEFINITION);
     for (const active of await session.activeTools()) {
@@ -254,7 +297,7 @@ export class ToolSearchGateway {
     args: Record<string, unknown> | undefined,
     context: ServerContext,
   ): Promise<CallToolResult> {
-    const session = this.#engine.createSession({ threadId });
+    const session = this.engine.createSession({ threadId });
     const metaTool = session.metaTools.find((tool) => tool.name === name);
     if (metaTool) {
       if (name === 'search_tools') this.upstreams.retryMissing();
@@ -263,7 +306,7 @@ export class ToolSearchGateway {
       if (this.expose === 'proxy' && name === 'load_tool')
         output.tools = this.#loadedSchemas(output);
       if (this.expose === 'tools') {
-        const after = await activeIds(this.#engine.createSession({ threadId }));
+        const after = await activeIds(this.engine.createSession({ threadId }));
         if (after !== before) await this.#announceListChanged(threadId, context);
       }
       return {
@@ -376,6 +419,30 @@ function oneLine(error: unknown): string {
 /** A tool name as error messages show it: cut, so a hostile name is never echoed whole. */
 function echo(name: string): string {
   return name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
+}
+
+/** Causes nested deeper than this are left out of a log line. */
+const MAX_CAUSES = 4;
+
+/**
+ * An error and its causes as one line ("EmbeddingError: The embedder failed: fetch failed:
+ * connect ECONNREFUSED ..."), cut as `oneLine` cuts: the reason is often two causes down.
+ */
+function errorText(error: unknown): string {
+  let text = String(error);
+  let cause = error instanceof Error ? error.cause : undefined;
+  for (let depth = 0; cause !== undefined && depth < MAX_CAUSES; depth++) {
+    const errors = cause instanceof AggregateError ? cause.errors : [];
+    const message =
+      cause instanceof Error
+        ? cause.message ||
+          (cause as { code?: unknown }).code?.toString() ||
+          (errors[0] instanceof Error ? errors[0].message : '')
+        : String(cause);
+    if (message) text += `: ${message}`;
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return oneLine(text);
 }
 
 function errorResult(message: string): CallToolResult {
