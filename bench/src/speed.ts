@@ -272,6 +272,10 @@ async function stepsSection(options: Options, dataFile: string): Promise<void> {
     const results = new Map<string, StepResult | string>();
     for (const adapter of STEP_ADAPTERS) {
       for (const mode of modes) {
+        if (adapter.modes && !adapter.modes.only.includes(mode)) {
+          results.set(`${adapter.key}:${mode}`, adapter.modes.reason);
+          continue;
+        }
         const timeoutS =
           adapter.key === 'mastra-builtin' ? options.mastraTimeoutS : options.timeoutS;
         const outcome = await runChild(
@@ -306,9 +310,6 @@ async function stepsSection(options: Options, dataFile: string): Promise<void> {
       ...cells(adapter.key, 'static'),
       ...cells(adapter.key, 'resolved'),
     ]);
-    // The MCP gateway's step (tools/list plus one search_tools call) is measured by its own
-    // benchmark and joins this table when that package lands.
-    rows.push(['tool-search-mcp gateway', 'not measured here yet', '', '', '', '', '']);
     console.log(`### ${count(size)} tools\n`);
     console.log(
       markdownTable(

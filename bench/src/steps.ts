@@ -10,16 +10,24 @@
  * new request whose tools are the same objects in a new record, as an MCP client that caches its
  * tool list hands them out.
  */
+import { rmSync } from 'node:fs';
 import { AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { tool as langchainTool } from '@langchain/core/tools';
 import { ToolSearchProcessor as MastraToolSearchProcessor } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool, noopObserve } from '@mastra/core/tools';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { tool as aiTool, jsonSchema, type Tool } from 'ai';
 import { createToolSearch } from 'tool-search-ai-sdk';
 import { toolSearchMiddleware } from 'tool-search-langchain';
 import { ToolSearchProcessor } from 'tool-search-mastra';
+import {
+  createManifestCache,
+  createToolSearchGateway,
+  createUpstreamManager,
+} from 'tool-search-mcp';
 import type { DataTool } from './data';
+import { temporaryDir } from './gateway-shared';
 import { minimalStepArgs } from './rankers';
 
 /** Results per search in every adapter: the default of Mastra and of ours. */
@@ -40,6 +48,8 @@ export interface StepRunner {
 export interface StepAdapter {
   key: string;
   label: string;
+  /** The catalog modes it has; the others are shown as not applicable, with this reason. */
+  modes?: { only: readonly CatalogMode[]; reason: string };
   /** Untimed: turns data tools into the framework's tools. Timed by the worker: `setup`. */
   prepare(tools: readonly DataTool[], mode: CatalogMode): { setup(): Promise<StepRunner> };
 }
@@ -251,6 +261,66 @@ const langchain: StepAdapter = {
   },
 };
 
+/** The upstream entry whose cached manifest is the gateway's catalog; it is never started. */
+const CATALOG_UPSTREAM = { command: 'never-started-catalog-server' };
+
+/**
+ * The MCP gateway's step, as an MCP client makes it before each model call: `tools/list`, then one
+ * `search_tools` call, over the SDK's in-memory transport (JSON-RPC and validation included, no
+ * socket). The catalog is an upstream's tool list served from a warm manifest cache, so no
+ * upstream process runs; `setup` is the gateway reading and indexing it.
+ */
+const mcpGateway: StepAdapter = {
+  key: 'mcp-gateway',
+  label: 'tool-search-mcp gateway',
+  modes: {
+    only: ['static'],
+    reason: "n/a: its catalog is its upstreams' tools, indexed when they change",
+  },
+  prepare(data, mode) {
+    if (mode !== 'static') throw new Error('the gateway has no request-resolved tools');
+    return {
+      async setup() {
+        const dir = await temporaryDir();
+        const cache = createManifestCache(dir);
+        await cache.write(
+          CATALOG_UPSTREAM,
+          data.map((tool) => ({
+            name: tool.id,
+            description: tool.description,
+            inputSchema: (tool.inputSchema ?? { type: 'object' }) as { type: 'object' },
+          })),
+        );
+        const upstreams = createUpstreamManager({
+          servers: { catalog: CATALOG_UPSTREAM },
+          cache,
+          log: () => undefined,
+        });
+        const gateway = createToolSearchGateway({ upstreams, log: () => undefined });
+        await gateway.ready();
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await gateway.connect(serverSide);
+        const client = new Client({ name: 'step-bench', version: '1.0.0' });
+        await client.connect(clientSide);
+        // The worker exits when it is done; the manifest's folder goes with the process's end.
+        process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+        return {
+          next(query) {
+            return async () => {
+              await client.request({ method: 'tools/list', params: {} });
+              const result = (await client.request({
+                method: 'tools/call',
+                params: { name: 'search_tools', arguments: { query } },
+              })) as { structuredContent?: unknown };
+              checkResults(result.structuredContent);
+            };
+          },
+        };
+      },
+    };
+  },
+};
+
 /** Searches run and searches that found something: the worker refuses a run that found nothing. */
 export const searchCounts = { searches: 0, found: 0 };
 
@@ -263,7 +333,13 @@ function checkResults(output: unknown): void {
 }
 
 /** Every adapter the step benchmark drives, Mastra's built-in first. */
-export const STEP_ADAPTERS: readonly StepAdapter[] = [mastraBuiltin, mastraOurs, aiSdk, langchain];
+export const STEP_ADAPTERS: readonly StepAdapter[] = [
+  mastraBuiltin,
+  mastraOurs,
+  aiSdk,
+  langchain,
+  mcpGateway,
+];
 
 /** An adapter by key. */
 export function stepAdapterByKey(key: string): StepAdapter | undefined {
