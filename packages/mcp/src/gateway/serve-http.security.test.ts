@@ -16,7 +16,6 @@ import { type GatewayHttpServer, isLoopbackHost, serveGatewayHttp } from './serv
 import { createToolSearchGateway, type ToolSearchGateway } from './tool-search-gateway';
 
 const TOKEN = 'a-long-random-token-for-the-test';
-const AUTHORIZED = { authorization: `Bearer ${TOKEN}` };
 
 /** A raw request (node:http, so that Origin and Host can be anything): its status. */
 function send(
