@@ -3,12 +3,17 @@
  * start the gateway as a process, and percentiles.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { REPO_ROOT } from './data';
+import {
+  createManifestCache,
+  createToolSearchGateway,
+  createUpstreamManager,
+} from 'tool-search-mcp';
+import { type DataTool, REPO_ROOT } from './data';
 
 const BENCH_ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -40,6 +45,62 @@ export function requireBuiltGateway(): void {
 /** A fresh temporary folder. */
 export function temporaryDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'gateway-bench-'));
+}
+
+/** The upstream entry whose cached manifest is a catalog; it is never started. */
+const CATALOG_UPSTREAM = { command: 'never-started-catalog-server' };
+
+/** A gateway in this process over a catalog, and an MCP client connected to it. */
+export interface InProcessGateway {
+  client: Client;
+  /** The temporary folder of the manifest cache (`close` removes it). */
+  dir: string;
+  /** Reading the cached manifest and indexing it (`gateway.ready()`). */
+  readyMs: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway whose one upstream's tool list is `catalog`, served from a warm manifest cache (so no
+ * upstream runs; tools are exposed as `catalog__<id>`), with an MCP client connected over the SDK's
+ * in-memory transport: JSON-RPC and validation included, no socket or process.
+ */
+export async function startInProcessGateway(
+  catalog: readonly DataTool[],
+): Promise<InProcessGateway> {
+  const dir = await temporaryDir();
+  const cache = createManifestCache(dir);
+  await cache.write(
+    CATALOG_UPSTREAM,
+    catalog.map((tool) => ({
+      name: tool.id,
+      description: tool.description,
+      inputSchema: (tool.inputSchema ?? { type: 'object' }) as { type: 'object' },
+    })),
+  );
+  const began = performance.now();
+  const upstreams = createUpstreamManager({
+    servers: { catalog: CATALOG_UPSTREAM },
+    cache,
+    log: () => undefined,
+  });
+  const gateway = createToolSearchGateway({ upstreams, log: () => undefined });
+  await gateway.ready();
+  const readyMs = performance.now() - began;
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await gateway.connect(serverSide);
+  const client = new Client({ name: 'gateway-bench', version: '1.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    dir,
+    readyMs,
+    async close() {
+      await client.close();
+      await gateway.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** An MCP client connected to a program over stdio; its stderr is kept. */

@@ -11,19 +11,12 @@
  *
  * Usage: `pnpm bench:gateway:step [--sizes 1000,10000] [--steps 200] [--warmup 30]`.
  */
-import { rm } from 'node:fs/promises';
 import { ToolSearchProcessor } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool, noopObserve } from '@mastra/core/tools';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import {
-  createManifestCache,
-  createToolSearchGateway,
-  createUpstreamManager,
-} from 'tool-search-mcp';
 import { type DataTool, loadDataSet, repeatCatalog, SPEED_DATA_FILE, spread } from './data';
 import { count, markdownTable, ms, ratio } from './format';
-import { percentile, temporaryDir } from './gateway-shared';
+import { percentile, startInProcessGateway } from './gateway-shared';
 import { minimalStepArgs } from './rankers';
 
 interface Options {
@@ -51,42 +44,17 @@ interface Stepper {
   close(): Promise<void>;
 }
 
-/** The upstream entry the cached manifest belongs to; it is never started. */
-const CATALOG_UPSTREAM = { command: 'never-started-catalog-server' };
-
 async function gatewayStepper(
   catalog: readonly DataTool[],
   loaded: readonly string[],
 ): Promise<Stepper> {
-  const dir = await temporaryDir();
-  const cache = createManifestCache(dir);
-  await cache.write(
-    CATALOG_UPSTREAM,
-    catalog.map((tool) => ({
-      name: tool.id,
-      description: tool.description,
-      inputSchema: (tool.inputSchema ?? { type: 'object' }) as { type: 'object' },
-    })),
-  );
-  const began = performance.now();
-  const upstreams = createUpstreamManager({
-    servers: { catalog: CATALOG_UPSTREAM },
-    cache,
-    log: () => undefined,
-  });
-  const gateway = createToolSearchGateway({ upstreams, log: () => undefined });
-  await gateway.ready();
-  const buildMs = performance.now() - began;
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.connect(serverSide);
-  const client = new Client({ name: 'gateway-bench', version: '1.0.0' });
-  await client.connect(clientSide);
+  const { client, readyMs, close } = await startInProcessGateway(catalog);
   await client.request({
     method: 'tools/call',
     params: { name: 'load_tool', arguments: { toolNames: loaded.map((id) => `catalog__${id}`) } },
   });
   return {
-    buildMs,
+    buildMs: readyMs,
     async step(query) {
       await client.request({ method: 'tools/list', params: {} });
       await client.request({
@@ -94,11 +62,7 @@ async function gatewayStepper(
         params: { name: 'search_tools', arguments: { query } },
       });
     },
-    async close() {
-      await client.close();
-      await gateway.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

@@ -16,18 +16,12 @@ import { tool as langchainTool } from '@langchain/core/tools';
 import { ToolSearchProcessor as MastraToolSearchProcessor } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool, noopObserve } from '@mastra/core/tools';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { tool as aiTool, jsonSchema, type Tool } from 'ai';
 import { createToolSearch } from 'tool-search-ai-sdk';
 import { toolSearchMiddleware } from 'tool-search-langchain';
 import { ToolSearchProcessor } from 'tool-search-mastra';
-import {
-  createManifestCache,
-  createToolSearchGateway,
-  createUpstreamManager,
-} from 'tool-search-mcp';
 import type { DataTool } from './data';
-import { temporaryDir } from './gateway-shared';
+import { startInProcessGateway } from './gateway-shared';
 import { minimalStepArgs } from './rankers';
 
 /** Results per search in every adapter: the default of Mastra and of ours. */
@@ -261,9 +255,6 @@ const langchain: StepAdapter = {
   },
 };
 
-/** The upstream entry whose cached manifest is the gateway's catalog; it is never started. */
-const CATALOG_UPSTREAM = { command: 'never-started-catalog-server' };
-
 /**
  * The MCP gateway's step, as an MCP client makes it before each model call: `tools/list`, then one
  * `search_tools` call, over the SDK's in-memory transport (JSON-RPC and validation included, no
@@ -281,28 +272,8 @@ const mcpGateway: StepAdapter = {
     if (mode !== 'static') throw new Error('the gateway has no request-resolved tools');
     return {
       async setup() {
-        const dir = await temporaryDir();
-        const cache = createManifestCache(dir);
-        await cache.write(
-          CATALOG_UPSTREAM,
-          data.map((tool) => ({
-            name: tool.id,
-            description: tool.description,
-            inputSchema: (tool.inputSchema ?? { type: 'object' }) as { type: 'object' },
-          })),
-        );
-        const upstreams = createUpstreamManager({
-          servers: { catalog: CATALOG_UPSTREAM },
-          cache,
-          log: () => undefined,
-        });
-        const gateway = createToolSearchGateway({ upstreams, log: () => undefined });
-        await gateway.ready();
-        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-        await gateway.connect(serverSide);
-        const client = new Client({ name: 'step-bench', version: '1.0.0' });
-        await client.connect(clientSide);
-        // The worker exits when it is done; the manifest's folder goes with the process's end.
+        const { client, dir } = await startInProcessGateway(data);
+        // The worker ends with process.exit: the gateway goes with it, its manifest folder here.
         process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
         return {
           next(query) {

@@ -10,10 +10,6 @@
  * config files, CLI arguments) adds rows the same way: a `run` that sends the value through it.
  */
 import { jsonSchema, type Tool, tool } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createToolSearch } from './create-tool-search';
-import { AI_MAJORS } from './test-utils/ai-majors';
 import {
   cyclicSchema,
   deepSchema,
@@ -25,7 +21,11 @@ import {
   REGEX_FRAGMENT,
   SQL_FRAGMENT,
   TEN_MB,
-} from './test-utils/hostile-inputs';
+} from 'tool-search-testing/hostile-inputs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createToolSearch } from './create-tool-search';
+import { AI_MAJORS } from './test-utils/ai-majors';
 import { withContext } from './test-utils/setup';
 
 /** The longest meta-tool answer: a hostile input is never echoed whole. */

@@ -10,8 +10,6 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
-import { describe, expect, it } from 'vitest';
-import { type CallLog, createCatalog, recordBoundTools, scriptedModel } from './testing/fixtures';
 import {
   LONE_SURROGATES,
   MANY_NAMES,
@@ -20,7 +18,9 @@ import {
   REGEX_FRAGMENT,
   SQL_FRAGMENT,
   TEN_MB,
-} from './testing/hostile-inputs';
+} from 'tool-search-testing/hostile-inputs';
+import { describe, expect, it } from 'vitest';
+import { type CallLog, createCatalog, recordBoundTools, scriptedModel } from './testing/fixtures';
 import { toolSearchMiddleware } from './tool-search-middleware';
 
 const MAX_ANSWER = 2_000;

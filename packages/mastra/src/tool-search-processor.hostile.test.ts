@@ -12,9 +12,6 @@
 import type { ProcessInputStepArgs } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
-import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createCatalog, type ExecutionLog } from './testing/catalog';
 import {
   LONE_SURROGATES,
   MANY_NAMES,
@@ -24,7 +21,10 @@ import {
   REGEX_FRAGMENT,
   SQL_FRAGMENT,
   TEN_MB,
-} from './testing/hostile-inputs';
+} from 'tool-search-testing/hostile-inputs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createCatalog, type ExecutionLog } from './testing/catalog';
 import { ToolSearchProcessor } from './tool-search-processor';
 import type { AnyMastraTool } from './tool-search-processor-options';
 

@@ -16,11 +16,11 @@ import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import fc from 'fast-check';
 import { createMemoryStore, type LoadedToolsStore, type MemoryStore } from 'tool-search-core';
+import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AdapterModel, type Phase } from './testing/adapter-model';
 import { createCatalog, type ExecutionLog } from './testing/catalog';
-import { commandsConstraints, propertyRuns } from './testing/property-runs';
 import { ToolSearchProcessor } from './tool-search-processor';
 import type { AnyMastraTool } from './tool-search-processor-options';
 

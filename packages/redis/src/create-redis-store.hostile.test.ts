@@ -11,10 +11,15 @@
  */
 import type { Redis } from 'ioredis';
 import type { LoadedToolsOperation } from 'tool-search-core';
+import {
+  LONE_SURROGATES,
+  MANY_NAMES,
+  ONE_MB,
+  PROTOTYPE_NAMES,
+} from 'tool-search-testing/hostile-inputs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRedisStore, type RedisStore } from './create-redis-store';
 import { adminClient, CLIENT_KINDS, type TestClient, uniquePrefix } from './test-utils/clients';
-import { LONE_SURROGATES, MANY_NAMES, ONE_MB, PROTOTYPE_NAMES } from './test-utils/hostile-inputs';
 
 const port = inject('redisPort');
 const PATIENT_TIMEOUT = 10_000;

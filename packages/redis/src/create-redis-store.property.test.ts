@@ -21,10 +21,10 @@ import {
   type ToolSearchEngine,
   toToolRecord,
 } from 'tool-search-core';
+import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createRedisStore, type RedisStore } from './create-redis-store';
 import { CLIENT_KINDS, type TestClient, uniquePrefix } from './test-utils/clients';
-import { commandsConstraints, propertyRuns } from './test-utils/property-runs';
 
 const port = inject('redisPort');
 

@@ -5,8 +5,6 @@
  * catalog file and the process as they were.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OFFICE_QUERIES, OFFICE_TOOLS } from '../test-utils/catalogs';
 import {
   LONE_SURROGATES,
   MANY_NAMES,
@@ -17,7 +15,9 @@ import {
   REGEX_FRAGMENT,
   SQL_FRAGMENT,
   TEN_MB,
-} from '../test-utils/hostile-inputs';
+} from 'tool-search-testing/hostile-inputs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OFFICE_QUERIES, OFFICE_TOOLS } from '../test-utils/catalogs';
 import { type CliRun, runCli, temporaryDir } from '../test-utils/run-cli';
 import { EXIT_CODES } from './cli-error';
 

@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OFFICE_TOOLS } from '../test-utils/catalogs';
 import {
   type EmbeddingsServer,
   startEmbeddingsServer,
   unreachableEmbeddingsUrl,
-} from '../test-utils/embeddings-server';
+} from 'tool-search-testing/embeddings-server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OFFICE_TOOLS } from '../test-utils/catalogs';
 import { NPM_SERVERS, runCli, temporaryDir } from '../test-utils/run-cli';
 
 /** Paraphrases that share no word with their tool: BM25F cannot find them, meaning can. */

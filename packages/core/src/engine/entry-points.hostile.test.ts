@@ -13,15 +13,7 @@
  * the same hostile values from `../test-utils/hostile-inputs` through it, with a `snapshot` that
  * reads its state (its sessions, its upstreams) so "unchanged" is checked the same way.
  */
-import { describe, expect, it } from 'vitest';
-import type {
-  LoadToolOutput,
-  SearchToolsOutput,
-  UnloadToolOutput,
-} from '../meta-tools/meta-tool-schemas';
-import { ToolIndex } from '../search/tool-index';
-import { deriveLoadedToolNames } from '../state/context-state';
-import { createMemoryStore, type MemoryStore } from '../state/memory-store';
+
 import {
   cyclicSchema,
   deepSchema,
@@ -35,7 +27,16 @@ import {
   REGEX_FRAGMENT,
   SQL_FRAGMENT,
   TEN_MB,
-} from '../test-utils/hostile-inputs';
+} from 'tool-search-testing/hostile-inputs';
+import { describe, expect, it } from 'vitest';
+import type {
+  LoadToolOutput,
+  SearchToolsOutput,
+  UnloadToolOutput,
+} from '../meta-tools/meta-tool-schemas';
+import { ToolIndex } from '../search/tool-index';
+import { deriveLoadedToolNames } from '../state/context-state';
+import { createMemoryStore, type MemoryStore } from '../state/memory-store';
 import { toToolRecord } from './to-tool-record';
 import { createToolSearchEngine, type ToolSearchEngine } from './tool-search-engine';
 import type { ToolSearchEngineOptions } from './types';

@@ -12,6 +12,7 @@
  * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
 import fc from 'fast-check';
+import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type {
   LoadToolOutput,
@@ -20,7 +21,6 @@ import type {
 } from '../meta-tools/meta-tool-schemas';
 import type { LoadedToolsState, LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore } from '../state/memory-store';
-import { commandsConstraints, propertyRuns } from '../test-utils/property-runs';
 import { toToolRecord } from './to-tool-record';
 import { createToolSearchEngine, type ToolSearchEngine } from './tool-search-engine';
 import type { ToolSearchSession } from './tool-search-session';

@@ -8,10 +8,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
+import { MANY_NAMES, ONE_MB, PROTOTYPE_NAMES } from 'tool-search-testing/hostile-inputs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountingUpstream, startCountingUpstream } from '../test-utils/counting-upstream';
 import { temporaryDir } from '../test-utils/harness';
-import { MANY_NAMES, ONE_MB, PROTOTYPE_NAMES } from '../test-utils/hostile-inputs';
 import { main } from './main';
 
 const QUICK = 15_000;

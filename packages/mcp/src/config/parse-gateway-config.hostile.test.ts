@@ -7,15 +7,15 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporaryDir } from '../test-utils/harness';
 import {
   LONE_SURROGATES,
   MANY_NAMES,
   ONE_MB,
   PROTOTYPE_NAMES,
   TEN_MB,
-} from '../test-utils/hostile-inputs';
+} from 'tool-search-testing/hostile-inputs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDir } from '../test-utils/harness';
 import { GatewayConfigError } from './config-error';
 import type { GatewayConfig } from './gateway-config';
 import { loadGatewayConfig, parseGatewayConfig } from './parse-gateway-config';

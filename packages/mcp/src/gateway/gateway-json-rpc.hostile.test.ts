@@ -9,16 +9,16 @@
 import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMemoryStore, type MemoryStore } from 'tool-search-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CountingUpstream, startCountingUpstream } from '../test-utils/counting-upstream';
-import { callTool, listToolNames } from '../test-utils/harness';
 import {
   LONE_SURROGATES,
   MANY_NAMES,
   ONE_MB,
   PROTOTYPE_NAMES,
   TEN_MB,
-} from '../test-utils/hostile-inputs';
+} from 'tool-search-testing/hostile-inputs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CountingUpstream, startCountingUpstream } from '../test-utils/counting-upstream';
+import { callTool, listToolNames } from '../test-utils/harness';
 import { createUpstreamManager } from '../upstream/upstream-manager';
 import { MAX_ARGUMENT_DEPTH } from './argument-depth';
 import { type GatewayHttpServer, serveGatewayHttp } from './serve-http';

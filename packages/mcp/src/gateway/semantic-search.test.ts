@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayConfigError } from '../config/config-error';
-import type { GatewayConfig } from '../config/gateway-config';
 import {
   type EmbeddingsServer,
   startEmbeddingsServer,
   unreachableEmbeddingsUrl,
-} from '../test-utils/embeddings-server';
+} from 'tool-search-testing/embeddings-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayConfigError } from '../config/config-error';
+import type { GatewayConfig } from '../config/gateway-config';
 import { callTool, temporaryDir } from '../test-utils/harness';
 import { fixture, npmServer } from '../test-utils/servers';
 import { createGatewayFromConfig } from './create-gateway-from-config';

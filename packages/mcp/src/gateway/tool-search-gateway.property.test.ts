@@ -21,10 +21,10 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
+import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CountingUpstream, startCountingUpstream } from '../test-utils/counting-upstream';
 import { callTool, listToolNames, textOf } from '../test-utils/harness';
-import { commandsConstraints, propertyRuns } from '../test-utils/property-runs';
 import { createUpstreamManager } from '../upstream/upstream-manager';
 import { type GatewayHttpServer, serveGatewayHttp } from './serve-http';
 import { createToolSearchGateway, type ToolSearchGateway } from './tool-search-gateway';

@@ -7,7 +7,6 @@
  *   (the first is fast-check's path to the failing case, the second the commands' own replay path);
  * - `TOOL_SEARCH_PROPERTY_SCALE` multiplies the run count (e.g. `10` for a long local hunt).
  * A failure prints the exact variables that replay it.
- * Each package keeps its own copy of this small file: test helpers are not published.
  */
 import { relative } from 'node:path';
 import fc from 'fast-check';

@@ -20,10 +20,17 @@ export interface EmbeddingsServer {
 
 /**
  * Words per concept: a text's vector counts its words per concept (plus a small constant, so no
- * text is the zero vector). It knows a few synonyms of the memory server's tools, so "forget Bob"
- * lands on deleting entities though it shares no word with it.
+ * text is the zero vector). It knows a few synonyms of the test catalog's tools and of the memory
+ * server's, so "will I need an umbrella?" lands on the weather tool and "forget Bob" on deleting
+ * entities, though neither shares a word with its tool.
  */
 const CONCEPTS: readonly (readonly string[])[] = [
+  // The office catalog of tool-search-cli's tests (its test-utils/catalogs.ts).
+  ['umbrella', 'rain', 'weather', 'forecast', 'sunny'],
+  ['email', 'mail', 'message', 'ping', 'recipient', 'manager'],
+  ['calendar', 'meeting', 'event', 'slot', 'book', 'schedule'],
+  ['translate', 'language', 'french', 'spanish', 'say'],
+  // The memory server.
   ['forget', 'erase', 'delete', 'remove', 'wipe'],
   ['entities', 'entity', 'person', 'people', 'bob', 'alice'],
   ['observations', 'observation', 'facts', 'fact', 'notes'],

@@ -1,6 +1,5 @@
 /**
- * Hostile values for the table-driven hostile-input suites, built once per process. Each package
- * keeps an identical copy: test helpers are not published.
+ * Hostile values for the table-driven hostile-input suites of every package, built once per process.
  */
 
 /** One mebibyte of text, in words (a query or description a model or a server could send). */

@@ -1,0 +1,3 @@
+export * from './embeddings-server';
+export * from './hostile-inputs';
+export * from './property-runs';
