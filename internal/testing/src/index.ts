@@ -1,3 +1,4 @@
 export * from './embeddings-server';
 export * from './hostile-inputs';
 export * from './property-runs';
+export * from './store-model';

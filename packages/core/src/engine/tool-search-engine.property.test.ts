@@ -13,6 +13,12 @@
  */
 import fc from 'fast-check';
 import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
+import {
+  type ModelChange,
+  type ModelEntry,
+  modelLoad,
+  modelUnload,
+} from 'tool-search-testing/store-model';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type {
   LoadToolOutput,
@@ -192,55 +198,10 @@ const threadOf = (conversation: Conversation): string | undefined =>
 // ---------------------------------------------------------------------------------------------
 // The reference model
 
-interface ModelEntry {
-  id: string;
-  usedAt: number;
-}
-interface ModelChange {
-  loaded: string[];
-  alreadyLoaded: string[];
-  evicted: string[];
-  unloaded: string[];
-}
 /** What one conversation result did, for the context replay: names added, then removed. */
 interface ModelEvent {
   add: string[];
   remove: string[];
-}
-
-/** Loads ids as the store contract says: append new ones, refresh all, evict the least recent. */
-function modelLoad(
-  entries: ModelEntry[],
-  ids: readonly string[],
-  at: number,
-  max: number | undefined,
-): ModelChange {
-  const change: ModelChange = { loaded: [], alreadyLoaded: [], evicted: [], unloaded: [] };
-  for (const id of ids) {
-    const entry = entries.find((candidate) => candidate.id === id);
-    if (entry) {
-      entry.usedAt = at;
-      change.alreadyLoaded.push(id);
-    } else {
-      entries.push({ id, usedAt: at });
-      change.loaded.push(id);
-    }
-  }
-  while (max !== undefined && entries.length > max) {
-    const oldest = entries.reduce((best, entry) => (entry.usedAt < best.usedAt ? entry : best));
-    entries.splice(entries.indexOf(oldest), 1);
-    change.evicted.push(oldest.id);
-  }
-  change.loaded = change.loaded.filter((id) => !change.evicted.includes(id));
-  change.alreadyLoaded = change.alreadyLoaded.filter((id) => !change.evicted.includes(id));
-  return change;
-}
-
-function modelUnload(entries: ModelEntry[], ids: readonly string[]): ModelChange {
-  const unloaded = entries.filter((entry) => ids.includes(entry.id)).map((entry) => entry.id);
-  const kept = entries.filter((entry) => !ids.includes(entry.id));
-  entries.splice(0, entries.length, ...kept);
-  return { loaded: [], alreadyLoaded: [], evicted: [], unloaded };
 }
 
 /** The `max` most recently used entries, in load order (the later one wins a tie). */

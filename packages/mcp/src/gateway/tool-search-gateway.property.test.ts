@@ -22,6 +22,11 @@ import {
 } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
+import {
+  type ModelChange as Change,
+  type ModelEntry as Entry,
+  modelLoad,
+} from 'tool-search-testing/store-model';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CountingUpstream, startCountingUpstream } from '../test-utils/counting-upstream';
 import { callTool, listToolNames, textOf } from '../test-utils/harness';
@@ -114,39 +119,6 @@ type Slot = number;
 
 // ---------------------------------------------------------------------------------------------
 // The reference model
-
-interface Entry {
-  id: string;
-  usedAt: number;
-}
-interface Change {
-  loaded: string[];
-  alreadyLoaded: string[];
-  evicted: string[];
-}
-
-/** Loads ids as the store contract says: append new ones, refresh all, evict the least recent. */
-function modelLoad(entries: Entry[], ids: readonly string[], at: number, max?: number): Change {
-  const change: Change = { loaded: [], alreadyLoaded: [], evicted: [] };
-  for (const id of ids) {
-    const entry = entries.find((candidate) => candidate.id === id);
-    if (entry) {
-      entry.usedAt = at;
-      change.alreadyLoaded.push(id);
-    } else {
-      entries.push({ id, usedAt: at });
-      change.loaded.push(id);
-    }
-  }
-  while (max !== undefined && entries.length > max) {
-    const oldest = entries.reduce((best, entry) => (entry.usedAt < best.usedAt ? entry : best));
-    entries.splice(entries.indexOf(oldest), 1);
-    change.evicted.push(oldest.id);
-  }
-  change.loaded = change.loaded.filter((id) => !change.evicted.includes(id));
-  change.alreadyLoaded = change.alreadyLoaded.filter((id) => !change.evicted.includes(id));
-  return change;
-}
 
 class Model {
   readonly config: Config;
@@ -340,7 +312,7 @@ interface LoadOutcome {
 
 /** What `load_tool` answers (without its message), applied to the model's session. */
 function expectedLoad(model: Model, slot: Slot, input: LoadInput): LoadOutcome {
-  const none: Change = { loaded: [], alreadyLoaded: [], evicted: [] };
+  const none: Change = { loaded: [], alreadyLoaded: [], evicted: [], unloaded: [] };
   const names = [
     ...new Set([...(input.toolNames ?? []), ...(input.toolName ? [input.toolName] : [])]),
   ];
