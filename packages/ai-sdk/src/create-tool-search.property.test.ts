@@ -11,10 +11,10 @@
  */
 import fc from 'fast-check';
 import { createMemoryStore, type LoadedToolsStore, type MemoryStore } from 'tool-search-core';
+import { AdapterModel, type Phase } from 'tool-search-testing/adapter-model';
 import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createToolSearch, type ToolSearch } from './create-tool-search';
-import { AdapterModel, type Phase } from './test-utils/adapter-model';
 import { AI_MAJORS, type AiMajor } from './test-utils/ai-majors';
 import { createCatalog, type Executions } from './test-utils/catalog';
 import { type Catalog, type Context, toolResultsOf, withContext } from './test-utils/setup';

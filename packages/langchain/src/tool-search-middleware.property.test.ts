@@ -16,10 +16,10 @@ import { MemorySaver } from '@langchain/langgraph';
 import fc from 'fast-check';
 import { createAgent } from 'langchain';
 import { createMemoryStore, type LoadedToolsStore, type MemoryStore } from 'tool-search-core';
+import { AdapterModel, type Phase } from 'tool-search-testing/adapter-model';
 import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { AdapterModel, type Phase } from './testing/adapter-model';
 import { type CallLog, recordBoundTools, type Step, scriptedModel } from './testing/fixtures';
 import { toolSearchMiddleware } from './tool-search-middleware';
 

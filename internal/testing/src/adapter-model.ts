@@ -4,7 +4,6 @@
  * is one the policy allows (only allowed, known tools load; only loaded tools are evicted or
  * unloaded; the budget holds), and predicts the tools each step must offer. The engine's own
  * suite checks the results exactly; the adapter suites check what reaches the model and what runs.
- * Each adapter package keeps an identical copy: test helpers are not published.
  */
 import { expect } from 'vitest';
 
