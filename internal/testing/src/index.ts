@@ -1,3 +1,4 @@
+export * from './adapter-commands';
 export * from './adapter-model';
 export * from './embeddings-server';
 export * from './hostile-inputs';

@@ -11,6 +11,12 @@
  */
 import fc from 'fast-check';
 import { createMemoryStore, type LoadedToolsStore, type MemoryStore } from 'tool-search-core';
+import {
+  AdvanceCommand,
+  FailCommand,
+  failingStore,
+  PolicyCommand,
+} from 'tool-search-testing/adapter-commands';
 import { AdapterModel, type Phase } from 'tool-search-testing/adapter-model';
 import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -125,17 +131,6 @@ class World {
   runs(): number {
     return Object.values(this.executions).reduce((sum, calls) => sum + calls.length, 0);
   }
-}
-
-function failingStore(inner: LoadedToolsStore, isFailing: () => boolean): LoadedToolsStore {
-  const guard = <T>(call: () => Promise<T>): Promise<T> =>
-    isFailing() ? Promise.reject(new Error('store unavailable')) : call();
-  return {
-    get: (thread) => guard(() => inner.get(thread)),
-    set: (thread, state) => guard(() => inner.set(thread, state)),
-    delete: (thread) => guard(() => inner.delete(thread)),
-    update: (thread, operation) => guard(() => inner.update!(thread, operation)),
-  };
 }
 
 function toolCallOf(
@@ -273,36 +268,6 @@ class TurnCommand implements AiCommand {
   toString = () => `turn(${this.conversation}, ${JSON.stringify(this.action)})`;
 }
 
-class PolicyCommand implements AiCommand {
-  constructor(
-    readonly id: string,
-    readonly phase: Phase,
-    readonly verdict: 'allow' | 'deny' | 'throw',
-  ) {}
-  check = (model: Readonly<AdapterModel & { config: Config }>) => model.config.filter;
-  async run(model: AdapterModel, world: World) {
-    const key = `${this.phase}:${this.id}`;
-    if (this.verdict === 'allow') {
-      world.policy.delete(key);
-      model.policy.delete(key);
-    } else {
-      world.policy.set(key, this.verdict);
-      model.policy.set(key, false);
-    }
-  }
-  toString = () => `policy(${this.id}, ${this.phase}, ${this.verdict})`;
-}
-
-class AdvanceCommand implements AiCommand {
-  constructor(readonly ms: number) {}
-  check = () => true;
-  async run(model: AdapterModel) {
-    model.clock += this.ms;
-    vi.setSystemTime(model.clock);
-  }
-  toString = () => `advance(${this.ms} ms)`;
-}
-
 class RestartCommand implements AiCommand {
   check = () => true;
   async run(model: AdapterModel & { config: Config }, world: World) {
@@ -313,16 +278,6 @@ class RestartCommand implements AiCommand {
       model.forgetStored(CONVERSATIONS.map((conversation) => `thread:${conversation}`));
   }
   toString = () => 'restart';
-}
-
-class FailCommand implements AiCommand {
-  constructor(readonly failing: boolean) {}
-  check = (model: Readonly<AdapterModel & { config: Config }>) => model.config.storage === 'store';
-  async run(model: AdapterModel, world: World) {
-    model.failing = this.failing;
-    world.failing = this.failing;
-  }
-  toString = () => `store ${this.failing ? 'fails' : 'recovers'}`;
 }
 
 const nameArbitrary = fc.constantFrom(...NAMES);

@@ -15,7 +15,13 @@ import type { ProcessInputStepArgs } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import fc from 'fast-check';
-import { createMemoryStore, type LoadedToolsStore, type MemoryStore } from 'tool-search-core';
+import { createMemoryStore, type MemoryStore } from 'tool-search-core';
+import {
+  AdvanceCommand,
+  FailCommand,
+  failingStore,
+  PolicyCommand,
+} from 'tool-search-testing/adapter-commands';
 import { AdapterModel, type Phase } from 'tool-search-testing/adapter-model';
 import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -185,17 +191,6 @@ class World {
   }
 }
 
-function failingStore(inner: LoadedToolsStore, isFailing: () => boolean): LoadedToolsStore {
-  const guard = <T>(call: () => Promise<T>): Promise<T> =>
-    isFailing() ? Promise.reject(new Error('store unavailable')) : call();
-  return {
-    get: (thread) => guard(() => inner.get(thread)),
-    set: (thread, state) => guard(() => inner.set(thread, state)),
-    delete: (thread) => guard(() => inner.delete(thread)),
-    update: (thread, operation) => guard(() => inner.update!(thread, operation)),
-  };
-}
-
 async function execute(tool: unknown, input: unknown, toolCallId: string): Promise<unknown> {
   const run = (tool as { execute: (input: unknown, context: unknown) => Promise<unknown> }).execute;
   return run.call(tool, input, { toolCallId });
@@ -337,36 +332,6 @@ class StepCommand implements MastraCommand {
     `step(${this.conversation}${this.resolved ? ', with crm' : ''}, ${JSON.stringify(this.action)})`;
 }
 
-class PolicyCommand implements MastraCommand {
-  constructor(
-    readonly id: string,
-    readonly phase: Phase,
-    readonly verdict: 'allow' | 'deny' | 'throw',
-  ) {}
-  check = (model: Readonly<M>) => model.config.filter;
-  async run(model: M, world: World) {
-    const key = `${this.phase}:${this.id}`;
-    if (this.verdict === 'allow') {
-      world.policy.delete(key);
-      model.policy.delete(key);
-    } else {
-      world.policy.set(key, this.verdict);
-      model.policy.set(key, false);
-    }
-  }
-  toString = () => `policy(${this.id}, ${this.phase}, ${this.verdict})`;
-}
-
-class AdvanceCommand implements MastraCommand {
-  constructor(readonly ms: number) {}
-  check = () => true;
-  async run(model: M) {
-    model.clock += this.ms;
-    vi.setSystemTime(model.clock);
-  }
-  toString = () => `advance(${this.ms} ms)`;
-}
-
 class RestartCommand implements MastraCommand {
   check = () => true;
   async run(model: M, world: World) {
@@ -376,16 +341,6 @@ class RestartCommand implements MastraCommand {
       model.forgetStored(CONVERSATIONS.map((conversation) => `thread:${conversation}`));
   }
   toString = () => 'restart';
-}
-
-class FailCommand implements MastraCommand {
-  constructor(readonly failing: boolean) {}
-  check = (model: Readonly<M>) => model.config.storage === 'store';
-  async run(model: M, world: World) {
-    model.failing = this.failing;
-    world.failing = this.failing;
-  }
-  toString = () => `store ${this.failing ? 'fails' : 'recovers'}`;
 }
 
 const nameArbitrary = fc.constantFrom(...NAMES);

@@ -12,6 +12,7 @@
  * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
 import fc from 'fast-check';
+import { failingStore } from 'tool-search-testing/adapter-commands';
 import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-runs';
 import {
   type ModelChange,
@@ -419,19 +420,6 @@ function createGetSetStore(): LoadedToolsStore & {
 }
 
 /** A store that fails every call while `failing` is set, leaving the store behind it untouched. */
-function failingStore(inner: LoadedToolsStore, isFailing: () => boolean): LoadedToolsStore {
-  const guard = <T>(call: () => Promise<T>): Promise<T> =>
-    isFailing() ? Promise.reject(new Error('store unavailable')) : call();
-  return {
-    get: (thread) => guard(() => inner.get(thread)),
-    set: (thread, state) => guard(() => inner.set(thread, state)),
-    delete: (thread) => guard(() => inner.delete(thread)),
-    ...(inner.update && {
-      update: (thread: string, operation: Parameters<NonNullable<LoadedToolsStore['update']>>[1]) =>
-        guard(() => inner.update!(thread, operation)),
-    }),
-  };
-}
 
 class World {
   readonly config: Config;
