@@ -101,6 +101,16 @@ export function postingCompact(posting: PostingList, alive: Uint8Array): void {
   posting.dead = 0;
 }
 
+/** The postings of terms `0 .. terms - 1`, grouped by term: term `t` has `[offsets[t], offsets[t + 1])`. */
+export interface PostingBlock {
+  terms: number;
+  offsets: Int32Array;
+  /** Slots, ascending within a term. */
+  slots: Int32Array;
+  /** `FIELD_COUNT` counts per posting. */
+  frequencies: Uint8Array;
+}
+
 /** Postings per chunk of the constructor's buffer (16,384: 144 kB of terms and counts). */
 const CHUNK_BITS = 14;
 const CHUNK_SIZE = 1 << CHUNK_BITS;
@@ -170,50 +180,28 @@ export class PendingPostings {
   }
 
   /**
-   * Appends every buffered posting of a live slot to its term's list, in slot order. Every list
-   * that gains postings moves to a view of one shared block, sized exactly: one allocation
-   * instead of two per term (a catalog in Chinese has tens of thousands of terms), and the
-   * postings are written into the block directly rather than through each list. Removals made
-   * while buffering only marked their lists' `dead` counters; their postings are dropped here, so
-   * the counters start over.
+   * Writes every buffered posting of a live slot into one block of postings grouped by term, in
+   * slot order: the index's first batch, so no term had postings before. `liveCounts[termId]` is
+   * the term's live postings (its document frequency), so the block is sized without a counting
+   * pass. No list is made here: the index makes a term's list over its part of the block when a
+   * search first needs it, so the build allocates two arrays instead of three objects per term (a
+   * catalog in Chinese has tens of thousands of terms).
    */
-  flush(postings: PostingList[], alive: Uint8Array): void {
+  flush(termCount: number, liveCounts: Int32Array, alive: Uint8Array): PostingBlock {
     const termChunks = this.#termChunks;
     const countChunks = this.#countChunks;
     const starts = this.#starts;
-    const added = new Int32Array(postings.length);
-    for (let slot = 0; slot < this.#slots; slot++) {
-      if (alive[slot] !== 1) continue;
-      for (let at = starts[slot]!; at < starts[slot + 1]!; at++) {
-        added[termChunks[at >>> CHUNK_BITS]![at & CHUNK_MASK]!]!++;
-      }
+    const offsets = new Int32Array(termCount + 1);
+    let total = 0;
+    for (let termId = 0; termId < termCount; termId++) {
+      offsets[termId] = total;
+      total += liveCounts[termId]!;
     }
-    let blockSize = 0;
-    for (let termId = 0; termId < postings.length; termId++) {
-      if (added[termId]! > 0) blockSize += postings[termId]!.length + added[termId]!;
-    }
-    const slotBlock = new Int32Array(blockSize);
-    const frequencyBlock = new Uint8Array(blockSize * FIELD_COUNT);
-    // Where each growing list's next posting goes in the block.
-    const next = new Int32Array(postings.length);
-    let offset = 0;
-    for (let termId = 0; termId < postings.length; termId++) {
-      const posting = postings[termId]!;
-      posting.dead = 0;
-      if (added[termId] === 0) continue;
-      slotBlock.set(posting.slots.subarray(0, posting.length), offset);
-      frequencyBlock.set(
-        posting.frequencies.subarray(0, posting.length * FIELD_COUNT),
-        offset * FIELD_COUNT,
-      );
-      next[termId] = offset + posting.length;
-      const end = offset + posting.length + added[termId]!;
-      posting.slots = slotBlock.subarray(offset, end);
-      posting.frequencies = frequencyBlock.subarray(offset * FIELD_COUNT, end * FIELD_COUNT);
-      posting.length = end - offset;
-      posting.epoch = -1;
-      offset = end;
-    }
+    offsets[termCount] = total;
+    const slots = new Int32Array(total);
+    const frequencies = new Uint8Array(total * FIELD_COUNT);
+    // Where each term's next posting goes.
+    const next = offsets.slice(0, termCount);
     for (let slot = 0; slot < this.#slots; slot++) {
       if (alive[slot] !== 1) continue;
       for (let at = starts[slot]!; at < starts[slot + 1]!; at++) {
@@ -221,13 +209,25 @@ export class PendingPostings {
         const counts = countChunks[at >>> CHUNK_BITS]!;
         const within = at & CHUNK_MASK;
         const position = next[terms[within]!]!++;
-        slotBlock[position] = slot;
+        slots[position] = slot;
         const source = within * FIELD_COUNT;
         const target = position * FIELD_COUNT;
         for (let field = 0; field < FIELD_COUNT; field++) {
-          frequencyBlock[target + field] = counts[source + field]!;
+          frequencies[target + field] = counts[source + field]!;
         }
       }
     }
+    return { terms: termCount, offsets, slots, frequencies };
   }
+}
+
+/** The list of one term of a block, over the block's arrays (no copy). */
+export function postingListIn(block: PostingBlock, termId: number): PostingList {
+  const start = block.offsets[termId]!;
+  const end = block.offsets[termId + 1]!;
+  return postingListOf(
+    block.slots.subarray(start, end),
+    block.frequencies.subarray(start * FIELD_COUNT, end * FIELD_COUNT),
+    end - start,
+  );
 }

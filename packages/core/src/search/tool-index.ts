@@ -2,9 +2,11 @@ import { MAX_QUERY_LENGTH, type ParsedQuery, parseQuery, toExactKey } from './pa
 import {
   createPostingList,
   PendingPostings,
+  type PostingBlock,
   type PostingList,
   postingAppend,
   postingCompact,
+  postingListIn,
   postingListOf,
 } from './posting-list';
 import { searchIndexes } from './search-indexes';
@@ -89,7 +91,13 @@ export class ToolIndex {
    */
   readonly #slotsByExactKey = new Map<string, number[]>();
   readonly #termIds = new Map<string, number>();
-  #postings: PostingList[] = [];
+  /**
+   * Posting lists by term id; `undefined` until first used for a term whose postings are in
+   * `#built` or `#restored` (made over their arrays then), or that has none yet.
+   */
+  #postings: (PostingList | undefined)[] = [];
+  /** The constructor's postings, grouped by term; each term's list is made on first use. */
+  #built: PostingBlock | undefined;
   /** Live documents containing each term. */
   #documentFrequency = new Int32Array(64);
 
@@ -250,9 +258,11 @@ export class ToolIndex {
     this.#coverRestoredSlots();
     this.#slotById.delete(id);
     this.#alive[slot] = 0;
-    for (const termId of this.#slotTerms[slot] ?? this.#pending!.termsOf(slot)) {
+    const pending = this.#pending;
+    for (const termId of this.#slotTerms[slot] ?? pending!.termsOf(slot)) {
       this.#documentFrequency[termId]!--;
-      this.#postingAt(termId).dead++;
+      // Pending postings of removed slots are dropped by the flush.
+      if (!pending) this.#postingAt(termId).dead++;
     }
     for (let field = 0; field < FIELD_COUNT; field++) {
       this.#fieldLengthSums[field]! -= this.#fieldLengths[slot * FIELD_COUNT + field]!;
@@ -663,12 +673,21 @@ export class ToolIndex {
     return restored < 0 ? undefined : restored;
   }
 
-  /** The posting list of a term; a restored term's is made over the snapshot's arrays on first use. */
+  /**
+   * The posting list of a term, made on first use: over the snapshot's arrays for a restored
+   * term, over the constructor's block for a term it indexed, empty for a new one.
+   */
   #postingAt(termId: number): PostingList {
     let posting = this.#postings[termId];
     if (posting === undefined) {
-      const { slots, frequencies, length } = this.#restored!.postingsOf(termId);
-      posting = postingListOf(slots, frequencies, length);
+      if (termId < this.#restoredTerms) {
+        const { slots, frequencies, length } = this.#restored!.postingsOf(termId);
+        posting = postingListOf(slots, frequencies, length);
+      } else if (this.#built !== undefined && termId < this.#built.terms) {
+        posting = postingListIn(this.#built, termId);
+      } else {
+        posting = createPostingList();
+      }
       this.#postings[termId] = posting;
     }
     return posting;
@@ -843,7 +862,7 @@ export class ToolIndex {
     if (termId === undefined) {
       termId = this.#postings.length;
       this.#termIds.set(term, termId);
-      this.#postings.push(createPostingList());
+      this.#postings.push(undefined);
       if (termId >= this.#documentFrequency.length) {
         const capacity = this.#documentFrequency.length * 2;
         this.#documentFrequency = grownInt32(this.#documentFrequency, capacity);
@@ -855,8 +874,8 @@ export class ToolIndex {
   }
 
   /**
-   * Indexes many tools at once: postings are collected in one flat buffer and written to each
-   * term's list once at the end, sized exactly, instead of growing every list tool by tool.
+   * Indexes many tools at once: postings are collected in one flat buffer and written, grouped
+   * by term, into one block at the end, instead of growing every term's list tool by tool.
    */
   #addAll(tools: Iterable<ToolDescriptor>): void {
     const pending = new PendingPostings(Array.isArray(tools) ? tools.length : undefined);
@@ -865,7 +884,7 @@ export class ToolIndex {
       for (const tool of tools) this.add(tool);
     } finally {
       this.#pending = undefined;
-      pending.flush(this.#postings, this.#alive);
+      this.#built = pending.flush(this.#postings.length, this.#documentFrequency, this.#alive);
       this.#slotTermsPending = this.#slotCount > 0;
     }
   }
