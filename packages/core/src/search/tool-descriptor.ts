@@ -33,7 +33,7 @@ export interface SchemaText {
 
 /** Nesting deeper than this is ignored: real tool schemas stay far shallower, cyclic ones never end. */
 const MAX_SCHEMA_DEPTH = 8;
-/** Keywords whose values are schemas nested in a schema. */
+/** Keywords whose values are schemas nested in a schema (in the order of their bits in `KEYWORD`). */
 const NESTED_SCHEMA_KEYS = [
   'items',
   'prefixItems',
@@ -42,6 +42,67 @@ const NESTED_SCHEMA_KEYS = [
   'oneOf',
   'allOf',
 ];
+/** The keywords {@link forEachSchemaText} reads, as bits; the nested ones in `NESTED_SCHEMA_KEYS` order. */
+const KEYWORD = {
+  description: 1,
+  title: 2,
+  enum: 4,
+  properties: 8,
+  items: 16,
+} as const;
+const NESTED_KEYWORDS = ((1 << NESTED_SCHEMA_KEYS.length) - 1) * KEYWORD.items;
+/** Every keyword bit: what a node with more keys than {@link MAX_SCANNED_KEYS} is assumed to have. */
+const ALL_KEYWORDS = KEYWORD.items - 1 + NESTED_KEYWORDS;
+/** Keys of a schema node scanned for keywords; past them every keyword is read by name. */
+const MAX_SCANNED_KEYS = 32;
+
+/**
+ * Which keywords a schema node has, from one pass over its keys. Schema nodes have a few keys
+ * each (`type`, `description`), and reading ten keywords by name, most of them absent, cost
+ * more than the rest of the walk. A node with more keys than {@link MAX_SCANNED_KEYS} (hostile
+ * or generated) gets every keyword read by name, so its size never multiplies the work.
+ */
+function schemaKeywordsOf(record: Record<string, unknown>): number {
+  let keywords = 0;
+  let scanned = 0;
+  for (const key in record) {
+    if (++scanned > MAX_SCANNED_KEYS) return ALL_KEYWORDS;
+    switch (key) {
+      case 'description':
+        keywords |= KEYWORD.description;
+        break;
+      case 'title':
+        keywords |= KEYWORD.title;
+        break;
+      case 'enum':
+        keywords |= KEYWORD.enum;
+        break;
+      case 'properties':
+        keywords |= KEYWORD.properties;
+        break;
+      case 'items':
+        keywords |= KEYWORD.items;
+        break;
+      case 'prefixItems':
+        keywords |= KEYWORD.items << 1;
+        break;
+      case 'additionalProperties':
+        keywords |= KEYWORD.items << 2;
+        break;
+      case 'anyOf':
+        keywords |= KEYWORD.items << 3;
+        break;
+      case 'oneOf':
+        keywords |= KEYWORD.items << 4;
+        break;
+      case 'allOf':
+        keywords |= KEYWORD.items << 5;
+        break;
+    }
+  }
+  return keywords;
+}
+
 /** Schema nodes visited at most per tool: a cyclic schema with many self-references stays cheap. */
 const MAX_SCHEMA_NODES = 5_000;
 /** Caps the work per tool for schemas with huge enums or thousands of properties. */
@@ -82,31 +143,51 @@ export function forEachSchemaText(
   };
 
   const walk = (node: unknown, depth: number, isRoot: boolean): void => {
-    if (node === null || typeof node !== 'object' || depth > MAX_SCHEMA_DEPTH || nodesLeft-- <= 0) {
+    // Every value walked costs a node, a leaf too: a huge array of leaves is bounded as well.
+    if (
+      nodesLeft-- <= 0 ||
+      stringsLeft <= 0 ||
+      node === null ||
+      typeof node !== 'object' ||
+      depth > MAX_SCHEMA_DEPTH
+    ) {
       return;
     }
     if (Array.isArray(node)) {
-      for (const item of node) walk(item, depth + 1, false);
+      for (const item of node) {
+        if (stringsLeft <= 0 || nodesLeft <= 0) return;
+        walk(item, depth + 1, false);
+      }
       return;
     }
     const record = node as Record<string, unknown>;
+    const keywords = schemaKeywordsOf(record);
     // The root's own description usually repeats the tool description; only nested text is new.
     if (!isRoot) {
-      push(record.description, false);
-      push(record.title, false);
+      if (keywords & KEYWORD.description) push(record.description, false);
+      if (keywords & KEYWORD.title) push(record.title, false);
     }
-    if (Array.isArray(record.enum)) for (const value of record.enum) push(value, false);
-    const properties = record.properties;
+    const values = keywords & KEYWORD.enum ? record.enum : undefined;
+    if (Array.isArray(values)) {
+      // Values that are not strings cost no budget: read at most as many as it has left.
+      const end = Math.min(values.length, stringsLeft);
+      for (let at = 0; at < end; at++) push(values[at], false);
+    }
+    const properties = keywords & KEYWORD.properties ? record.properties : undefined;
     if (properties !== null && typeof properties === 'object' && !Array.isArray(properties)) {
       for (const name in properties) {
+        if (stringsLeft <= 0) return;
         if (!Object.hasOwn(properties, name)) continue;
         push(name, true);
         walk((properties as Record<string, unknown>)[name], depth + 1, false);
       }
     }
-    for (const key of NESTED_SCHEMA_KEYS) {
-      const child = record[key];
-      if (child !== undefined) walk(child, depth + 1, false);
+    if (keywords & NESTED_KEYWORDS) {
+      for (let at = 0; at < NESTED_SCHEMA_KEYS.length; at++) {
+        if (!(keywords & (KEYWORD.items << at))) continue;
+        const child = record[NESTED_SCHEMA_KEYS[at]!];
+        if (child !== undefined) walk(child, depth + 1, false);
+      }
     }
   };
 
