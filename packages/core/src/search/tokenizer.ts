@@ -140,36 +140,81 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
   // several times faster. The cache is dropped when it grows past its cap. Unspaced runs are
   // whole phrases that rarely repeat, so they skip it.
   const cache = new Map<string, readonly string[]>();
+  const pushAnalyzedWord = (terms: string[], run: string): void => {
+    let runTerms = cache.get(run);
+    if (!runTerms) {
+      runTerms = analyzeWord(run);
+      if (cache.size >= MAX_CACHED_WORDS) cache.clear();
+      cache.set(run, runTerms);
+    }
+    for (const term of runTerms) terms.push(term);
+  };
   return (text: string): string[] => {
     const terms: string[] = [];
-    const onRun = (run: string, kind: RunKind): void => {
-      if (kind === RunKind.Cjk) {
-        pushCjk(terms, run, cjk);
-        return;
-      }
-      if (kind === RunKind.Segmented) {
-        for (const word of segmentWords(run)) terms.push(word);
-        return;
-      }
-      let runTerms = cache.get(run);
-      if (!runTerms) {
-        runTerms = analyzeWord(run);
-        if (cache.size >= MAX_CACHED_WORDS) cache.clear();
-        cache.set(run, runTerms);
-      }
-      for (const term of runTerms) terms.push(term);
-    };
     if (isNfkcInert(text)) {
-      // The same runs forEachRun finds in such text, found by the regex engine in one call.
-      const runs = text.match(INERT_RUNS);
-      if (runs !== null) {
-        for (const run of runs) onRun(run, run.charCodeAt(0) < 0x80 ? RunKind.Word : RunKind.Cjk);
+      // The runs forEachRun finds in such text, found by one scan (a regex or NFKC costs more):
+      // ASCII letters and digits, an apostrophe between two of them joining the word, or CJK
+      // Unified Ideographs; the rest separates.
+      const length = text.length;
+      let at = 0;
+      while (at < length) {
+        const code = text.charCodeAt(at);
+        let end = at + 1;
+        if (isHan(code)) {
+          while (end < length && isHan(text.charCodeAt(end))) end++;
+          if (cjk === 'bigram') pushHanBigrams(terms, text, at, end);
+          else pushCjk(terms, text.slice(at, end), cjk);
+        } else if (isAsciiAlphanumeric(code)) {
+          for (;;) {
+            while (end < length && isAsciiAlphanumeric(text.charCodeAt(end))) end++;
+            if (
+              end + 1 < length &&
+              isApostrophe(text.charCodeAt(end)) &&
+              isAsciiAlphanumeric(text.charCodeAt(end + 1))
+            ) {
+              end += 2;
+              continue;
+            }
+            break;
+          }
+          pushAnalyzedWord(terms, text.slice(at, end));
+        }
+        at = end;
       }
-    } else {
-      forEachRun(text.normalize('NFKC'), onRun);
+      return terms;
     }
+    forEachRun(text.normalize('NFKC'), (run, kind) => {
+      if (kind === RunKind.Cjk) pushCjk(terms, run, cjk);
+      else if (kind === RunKind.Segmented) for (const word of segmentWords(run)) terms.push(word);
+      else pushAnalyzedWord(terms, run);
+    });
     return terms;
   };
+}
+
+/**
+ * Pushes the bigrams of a run of CJK Unified Ideographs, `text[start .. end)` (no surrogates),
+ * as {@link pushCjk} does in `'bigram'` mode, without copying the run first.
+ */
+function pushHanBigrams(terms: string[], text: string, start: number, end: number): void {
+  if (end - start === 1) terms.push(text.slice(start, end));
+  for (let index = start; index + 2 <= end; index++) terms.push(text.slice(index, index + 2));
+}
+
+function isHan(code: number): boolean {
+  return code >= 0x4e00 && code <= 0x9fff;
+}
+
+function isAsciiAlphanumeric(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39)
+  );
+}
+
+function isApostrophe(code: number): boolean {
+  return code === 0x27 || code === 0x2019;
 }
 
 /**
@@ -182,13 +227,6 @@ const INERT_PUNCTUATION = [
   0x300c, 0x300d, 0x300e, 0x300f, 0x3010, 0x3011, 0xff01, 0xff08, 0xff09, 0xff0c, 0xff1a, 0xff1b,
   0xff1f,
 ];
-
-/**
- * The runs of {@link isNfkcInert} text, as `forEachRun` finds them: ASCII letters and digits
- * (an apostrophe between two of them joins the word), or CJK Unified Ideographs; the rest
- * separates.
- */
-const INERT_RUNS = /[A-Za-z0-9]+(?:['\u2019][A-Za-z0-9]+)*|[\u4e00-\u9fff]+/g;
 
 /**
  * Whether NFKC can be skipped for a text: it is ASCII, CJK Unified Ideographs (which NFKC leaves
