@@ -91,6 +91,23 @@ describe('createTokenizer', () => {
   });
 });
 
+describe('splitIdentifier on ASCII camelCase', () => {
+  it('splits as the Unicode camelCase rule does', () => {
+    // The rule the tokenizer documents, as a regular expression; ASCII words are scanned by hand.
+    const boundary = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+    const alphabet = fc.constantFrom(...'aAbBzZ09xXyY'.split(''));
+    fc.assert(
+      fc.property(fc.array(alphabet, { minLength: 1, maxLength: 16 }), (chars) => {
+        const word = chars.join('');
+        const expected = word.split(boundary).map((part) => part.toLowerCase());
+        expect(splitIdentifier(word)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+    expect(splitIdentifier('HTMLParser2Go')).toEqual(['html', 'parser2', 'go']);
+  });
+});
+
 describe('isNfkcInert', () => {
   it('accepts only text whose terms NFKC cannot change', () => {
     const word = /^[\p{L}\p{N}\p{M}]$/u;

@@ -252,10 +252,42 @@ function foldWord(word: string): string {
   return folded.includes("'") || folded.includes('’') ? folded.replace(APOSTROPHE, '') : folded;
 }
 
-/** Splits camelCase words; an all-lower-case ASCII word (most of them) skips the regex. */
+/**
+ * Splits camelCase words at {@link CAMEL_BOUNDARY}; ASCII words (most of them) are scanned by
+ * hand, as the regular expression would split them.
+ */
 function splitCamelCase(word: string): string[] {
-  if (isAscii(word) && !/[A-Z]/.test(word)) return [word];
-  return word.split(CAMEL_BOUNDARY);
+  if (!isAscii(word)) return word.split(CAMEL_BOUNDARY);
+  let parts: string[] | undefined;
+  let start = 0;
+  for (let index = 1; index < word.length; index++) {
+    if (!isAsciiUpper(word.charCodeAt(index))) continue;
+    const previous = word.charCodeAt(index - 1);
+    // "getWeather", "v2Beta": a capital after a lower-case letter or digit starts a word; in
+    // "HTMLParser" the last capital of a run does, when a lower-case letter follows it.
+    const boundary = isAsciiUpper(previous)
+      ? index + 1 < word.length && isAsciiLower(word.charCodeAt(index + 1))
+      : isAsciiLower(previous) || isAsciiDigit(previous);
+    if (!boundary) continue;
+    parts ??= [];
+    parts.push(word.slice(start, index));
+    start = index;
+  }
+  if (parts === undefined) return [word];
+  parts.push(word.slice(start));
+  return parts;
+}
+
+function isAsciiUpper(code: number): boolean {
+  return code >= 0x41 && code <= 0x5a;
+}
+
+function isAsciiLower(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
+}
+
+function isAsciiDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 function pushWord(
