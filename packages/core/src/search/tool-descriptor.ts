@@ -134,19 +134,28 @@ export function forEachSchemaText(
   schema: unknown,
   visit: (text: string, isName: boolean) => void,
 ): void {
+  new SchemaWalk(visit).walk(schema, 0, true);
+}
+
+/**
+ * One walk of {@link forEachSchemaText}: its budgets and visitor. A class rather than closures,
+ * so every walk runs the same methods (a catalog walks thousands of schemas).
+ */
+class SchemaWalk {
+  readonly #visit: (text: string, isName: boolean) => void;
   // Budgets instead of a visited set: they bound cyclic and huge schemas alike, for less work.
-  let stringsLeft = MAX_SCHEMA_STRINGS;
-  let nodesLeft = MAX_SCHEMA_NODES;
+  #stringsLeft = MAX_SCHEMA_STRINGS;
+  #nodesLeft = MAX_SCHEMA_NODES;
 
-  const push = (value: unknown, isName: boolean): void => {
-    if (typeof value === 'string' && value.length > 0 && stringsLeft-- > 0) visit(value, isName);
-  };
+  constructor(visit: (text: string, isName: boolean) => void) {
+    this.#visit = visit;
+  }
 
-  const walk = (node: unknown, depth: number, isRoot: boolean): void => {
+  walk(node: unknown, depth: number, isRoot: boolean): void {
     // Every value walked costs a node, a leaf too: a huge array of leaves is bounded as well.
     if (
-      nodesLeft-- <= 0 ||
-      stringsLeft <= 0 ||
+      this.#nodesLeft-- <= 0 ||
+      this.#stringsLeft <= 0 ||
       node === null ||
       typeof node !== 'object' ||
       depth > MAX_SCHEMA_DEPTH
@@ -155,8 +164,8 @@ export function forEachSchemaText(
     }
     if (Array.isArray(node)) {
       for (const item of node) {
-        if (stringsLeft <= 0 || nodesLeft <= 0) return;
-        walk(item, depth + 1, false);
+        if (this.#stringsLeft <= 0 || this.#nodesLeft <= 0) return;
+        this.walk(item, depth + 1, false);
       }
       return;
     }
@@ -164,32 +173,36 @@ export function forEachSchemaText(
     const keywords = schemaKeywordsOf(record);
     // The root's own description usually repeats the tool description; only nested text is new.
     if (!isRoot) {
-      if (keywords & KEYWORD.description) push(record.description, false);
-      if (keywords & KEYWORD.title) push(record.title, false);
+      if (keywords & KEYWORD.description) this.#push(record.description, false);
+      if (keywords & KEYWORD.title) this.#push(record.title, false);
     }
     const values = keywords & KEYWORD.enum ? record.enum : undefined;
     if (Array.isArray(values)) {
       // Values that are not strings cost no budget: read at most as many as it has left.
-      const end = Math.min(values.length, stringsLeft);
-      for (let at = 0; at < end; at++) push(values[at], false);
+      const end = Math.min(values.length, this.#stringsLeft);
+      for (let at = 0; at < end; at++) this.#push(values[at], false);
     }
     const properties = keywords & KEYWORD.properties ? record.properties : undefined;
     if (properties !== null && typeof properties === 'object' && !Array.isArray(properties)) {
       for (const name in properties) {
-        if (stringsLeft <= 0) return;
+        if (this.#stringsLeft <= 0) return;
         if (!Object.hasOwn(properties, name)) continue;
-        push(name, true);
-        walk((properties as Record<string, unknown>)[name], depth + 1, false);
+        this.#push(name, true);
+        this.walk((properties as Record<string, unknown>)[name], depth + 1, false);
       }
     }
     if (keywords & NESTED_KEYWORDS) {
       for (let at = 0; at < NESTED_SCHEMA_KEYS.length; at++) {
         if (!(keywords & (KEYWORD.items << at))) continue;
         const child = record[NESTED_SCHEMA_KEYS[at]!];
-        if (child !== undefined) walk(child, depth + 1, false);
+        if (child !== undefined) this.walk(child, depth + 1, false);
       }
     }
-  };
+  }
 
-  walk(schema, 0, true);
+  #push(value: unknown, isName: boolean): void {
+    if (typeof value === 'string' && value.length > 0 && this.#stringsLeft-- > 0) {
+      this.#visit(value, isName);
+    }
+  }
 }
