@@ -151,43 +151,45 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
   };
   return (text: string): string[] => {
     const terms: string[] = [];
-    if (isNfkcInert(text)) {
-      // The runs forEachRun finds in such text, found by one scan (a regex or NFKC costs more):
-      // ASCII letters and digits, an apostrophe between two of them joining the word, or CJK
-      // Unified Ideographs; the rest separates.
-      const length = text.length;
-      let at = 0;
-      while (at < length) {
-        const code = text.charCodeAt(at);
-        let end = at + 1;
-        if (isHan(code)) {
-          while (end < length && isHan(text.charCodeAt(end))) end++;
-          if (cjk === 'bigram') pushHanBigrams(terms, text, at, end);
-          else pushCjk(terms, text.slice(at, end), cjk);
-        } else if (isAsciiAlphanumeric(code)) {
-          for (;;) {
-            while (end < length && isAsciiAlphanumeric(text.charCodeAt(end))) end++;
-            if (
-              end + 1 < length &&
-              isApostrophe(text.charCodeAt(end)) &&
-              isAsciiAlphanumeric(text.charCodeAt(end + 1))
-            ) {
-              end += 2;
-              continue;
-            }
-            break;
+    // Text that NFKC cannot change (see isNfkcInert) is split by one scan, which a regular
+    // expression or NFKC would cost more: ASCII letters and digits, an apostrophe between two of
+    // them joining the word, or CJK Unified Ideographs; the rest separates, as in forEachRun.
+    const length = text.length;
+    let at = 0;
+    while (at < length) {
+      const code = text.charCodeAt(at);
+      let end = at + 1;
+      if (isHan(code)) {
+        while (end < length && isHan(text.charCodeAt(end))) end++;
+        if (cjk === 'bigram') pushHanBigrams(terms, text, at, end);
+        else pushCjk(terms, text.slice(at, end), cjk);
+      } else if (isAsciiAlphanumeric(code)) {
+        for (;;) {
+          while (end < length && isAsciiAlphanumeric(text.charCodeAt(end))) end++;
+          if (
+            end + 1 < length &&
+            isApostrophe(text.charCodeAt(end)) &&
+            isAsciiAlphanumeric(text.charCodeAt(end + 1))
+          ) {
+            end += 2;
+            continue;
           }
-          pushAnalyzedWord(terms, text.slice(at, end));
+          break;
         }
-        at = end;
+        pushAnalyzedWord(terms, text.slice(at, end));
+      } else if (code >= 0x80 && !INERT_PUNCTUATION.has(code)) {
+        // NFKC may change this text: start over on the normalized text.
+        terms.length = 0;
+        forEachRun(text.normalize('NFKC'), (run, kind) => {
+          if (kind === RunKind.Cjk) pushCjk(terms, run, cjk);
+          else if (kind === RunKind.Segmented)
+            for (const word of segmentWords(run)) terms.push(word);
+          else pushAnalyzedWord(terms, run);
+        });
+        return terms;
       }
-      return terms;
+      at = end;
     }
-    forEachRun(text.normalize('NFKC'), (run, kind) => {
-      if (kind === RunKind.Cjk) pushCjk(terms, run, cjk);
-      else if (kind === RunKind.Segmented) for (const word of segmentWords(run)) terms.push(word);
-      else pushAnalyzedWord(terms, run);
-    });
     return terms;
   };
 }
@@ -220,13 +222,13 @@ function isApostrophe(code: number): boolean {
 /**
  * Punctuation of Chinese and Japanese text that NFKC maps to an ASCII separator (the full-width
  * comma, parentheses, colon...) or leaves alone: either way it separates words, so skipping NFKC
- * over it yields the same terms. Sorted, for `includes` on a short list.
+ * over it yields the same terms.
  */
-const INERT_PUNCTUATION = [
+const INERT_PUNCTUATION: ReadonlySet<number> = new Set([
   0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x3000, 0x3001, 0x3002, 0x3008, 0x3009, 0x300a, 0x300b,
   0x300c, 0x300d, 0x300e, 0x300f, 0x3010, 0x3011, 0xff01, 0xff08, 0xff09, 0xff0c, 0xff1a, 0xff1b,
   0xff1f,
-];
+]);
 
 /**
  * Whether NFKC can be skipped for a text: it is ASCII, CJK Unified Ideographs (which NFKC leaves
@@ -236,8 +238,8 @@ const INERT_PUNCTUATION = [
 export function isNfkcInert(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (code < 0x80 || (code >= 0x4e00 && code <= 0x9fff)) continue;
-    if (!INERT_PUNCTUATION.includes(code)) return false;
+    if (code < 0x80 || isHan(code)) continue;
+    if (!INERT_PUNCTUATION.has(code)) return false;
   }
   return true;
 }
