@@ -303,8 +303,8 @@ export class ToolSearchGateway {
   }
 
   /**
-   * A session's `tools/list` answer: the previous one while the engine and the listed tools are
-   * the same, else a new one.
+   * A session's `tools/list` answer: the previous one while the upstream catalog and the listed
+   * tools are the same, else a new one.
    */
   async #listTools(threadId: string, previous: ListedTools | undefined): Promise<ListedTools> {
     const catalog = this.#catalog;
