@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   callTool,
@@ -293,6 +293,70 @@ describe('ToolSearchGateway options', () => {
     } finally {
       await gateway.close();
       await temp.remove();
+    }
+  });
+});
+
+describe('ToolSearchGateway tools/list answers', () => {
+  it("lists a loaded tool's new definition once its upstream changes it", async () => {
+    const gateway = await startHttpGateway({
+      servers: { fixture: fixture(['--set-description']) },
+    });
+    try {
+      const client = await gateway.connect();
+      await callTool(client, 'load_tool', {
+        toolNames: ['fixture__echo', 'fixture__set_description'],
+      });
+      const echoOf = async () =>
+        (await listTools(client)).find((tool) => tool.name === 'fixture__echo');
+      expect((await echoOf())?.description).toBe('Echo the arguments back as JSON text');
+      // Asked again with nothing changed: the same answer.
+      expect((await echoOf())?.description).toBe('Echo the arguments back as JSON text');
+      const changed = nextListChanged(client);
+      await callTool(client, 'fixture__set_description', {
+        tool: 'echo',
+        description: 'Echo, described again',
+      });
+      await changed;
+      expect((await echoOf())?.description).toBe('Echo, described again');
+      expect(await listToolNames(client)).toEqual([
+        'search_tools',
+        'load_tool',
+        'fixture__echo',
+        'fixture__set_description',
+      ]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('lists the loads and unloads another connection of the same thread made', async () => {
+    const gateway = await startHttpGateway({
+      servers: { fixture: fixture() },
+      toolSearch: { unloadTool: true },
+    });
+    const clients: Client[] = [];
+    try {
+      for (let count = 0; count < 2; count++) {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await gateway.gateway.connect(serverSide, { threadId: 'shared-thread' });
+        const client = new Client({ name: 'test-client', version: '1.0.0' });
+        await client.connect(clientSide);
+        clients.push(client);
+      }
+      const [reader, writer] = clients as [Client, Client];
+      const metaTools = ['search_tools', 'load_tool', 'unload_tool'];
+      expect(await listToolNames(reader)).toEqual(metaTools);
+      expect(await listToolNames(reader)).toEqual(metaTools);
+      await callTool(writer, 'load_tool', { toolNames: ['fixture__echo', 'fixture__fail'] });
+      expect(await listToolNames(reader)).toEqual([...metaTools, 'fixture__echo', 'fixture__fail']);
+      await callTool(writer, 'unload_tool', { toolNames: ['fixture__echo'] });
+      expect(await listToolNames(reader)).toEqual([...metaTools, 'fixture__fail']);
+      await callTool(writer, 'load_tool', { toolName: 'fixture__echo' });
+      expect(await listToolNames(reader)).toEqual([...metaTools, 'fixture__fail', 'fixture__echo']);
+    } finally {
+      await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+      await gateway.close();
     }
   });
 });

@@ -8,6 +8,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import {
+  type ActiveTool,
   createMemoryStore,
   createToolSearchEngine,
   type EmbedFunction,
@@ -79,6 +80,19 @@ export interface GatewaySessionOptions {
 const MAX_ECHOED_NAME = 140;
 
 /**
+ * One session's last `tools/list` answer and what it was built from. The loaded tools are read
+ * from the store on every request (another connection or instance may share the thread); the
+ * answer is rebuilt only when they, or the upstream catalog, differ.
+ */
+interface ListedTools {
+  /** The catalog it was built from (a number, so an old catalog is not kept alive by a session). */
+  catalog: number;
+  /** The listed tools besides the meta-tools, in order: exposed name and upstream tool object. */
+  listed: readonly ActiveTool<GatewayTool>[];
+  tools: readonly Tool[];
+}
+
+/**
  * Tool search in front of MCP servers, as an MCP server: `tools/list` offers the meta-tools, then
  * pinned and loaded tools; `tools/call` runs the meta-tools or forwards to the upstream. Each MCP
  * session is its own thread of the core engine. All search and state logic is the core's.
@@ -102,6 +116,10 @@ export class ToolSearchGateway {
   readonly #embed: EmbedFunction | undefined;
   readonly #fusion: FusionSettings | undefined;
   #engine: ToolSearchEngine<GatewayTool> | undefined;
+  /** Counts engine builds: which upstream catalog a cached `tools/list` answer was built from. */
+  #catalog = 0;
+  /** Set once `ready()` has resolved, so requests after start-up do not wait a turn for it. */
+  #started = false;
 
   constructor(options: ToolSearchGatewayOptions) {
     this.upstreams = options.upstreams;
@@ -119,6 +137,7 @@ export class ToolSearchGateway {
     this.#ready = this.upstreams.start().then(() => {
       this.#engine = this.#buildEngine(this.upstreams.tools, true);
       this.#warmEmbeddings(this.#engine);
+      this.#started = true;
     });
     this.#unsubscribe = this.upstreams.onToolsChanged((tools) => {
       this.#engine = this.#buildEngine(tools, true);
@@ -160,10 +179,13 @@ export class ToolSearchGateway {
       capabilities: { tools: { listChanged: true } },
       instructions: toolSearchInstructions({ autoLoad, unloadTool }) + proxyNote,
     });
+    let listed: ListedTools | undefined;
     server.setRequestHandler('tools/list', async () => {
-      await this.#ready;
+      if (!this.#started) await this.#ready;
       this.upstreams.retryMissing();
-      return { tools: await this.#listTools(threadId) };
+      listed = await this.#listTools(threadId, listed);
+      // A copy: the cached array must not change whatever the transport does with the answer.
+      return { tools: [...listed.tools] };
     });
     // The transport's own errors (a line that is not JSON-RPC, a message over the SDK's size
     // limit, which ends a stdio session) would otherwise go unseen: they reach the log.
@@ -171,7 +193,7 @@ export class ToolSearchGateway {
     server.onerror = (error) => this.#log(`session ${threadId.slice(0, 8)}…: ${oneLine(error)}`);
     let closed = false;
     server.setRequestHandler('tools/call', async (request, context) => {
-      await this.#ready;
+      if (!this.#started) await this.#ready;
       try {
         return await this.#callTool(
           threadId,
@@ -233,6 +255,7 @@ export class ToolSearchGateway {
         this.#log(`toolSearch.alwaysLoaded names "${name}", which no upstream offers now`);
     }
     const { topK, minScore, autoLoad, maxLoadedTools, unloadTool } = this.#toolSearch;
+    this.#catalog++;
     const engine = createToolSearchEngine<GatewayTool>({
       tools: toToolRecord(tools.map((tool) => [tool.name, tool] as const)),
       describe: (tool, key) => ({
@@ -279,16 +302,21 @@ export class ToolSearchGateway {
     );
   }
 
-  async #listTools(threadId: string): Promise<Tool[]> {
+  /**
+   * A session's `tools/list` answer: the previous one while the upstream catalog and the listed
+   * tools are the same, else a new one.
+   */
+  async #listTools(threadId: string, previous: ListedTools | undefined): Promise<ListedTools> {
+    const catalog = this.#catalog;
     const session = this.engine.createSession({ threadId });
+    let listed = await session.activeTools();
+    // Under proxy the list never changes after the first read: only pins, which are always there.
+    if (this.expose === 'proxy') listed = listed.filter((active) => active.pinned);
+    if (previous?.catalog === catalog && sameTools(previous.listed, listed)) return previous;
     const tools = session.metaTools.map(toMcpDefinition);
     if (this.expose === 'proxy') tools.push(CALL_TOOL_DEFINITION);
-    for (const active of await session.activeTools()) {
-      // Under proxy the list never changes after the first read: only pins, which are always there.
-      if (this.expose === 'proxy' && !active.pinned) continue;
-      tools.push({ ...active.tool.definition, name: active.id });
-    }
-    return tools;
+    for (const active of listed) tools.push({ ...active.tool.definition, name: active.id });
+    return { catalog, listed, tools };
   }
 
   async #callTool(
@@ -301,13 +329,16 @@ export class ToolSearchGateway {
     const metaTool = session.metaTools.find((tool) => tool.name === name);
     if (metaTool) {
       if (name === 'search_tools') this.upstreams.retryMissing();
-      const before = this.expose === 'tools' ? await activeIds(session) : '';
+      const before = this.expose === 'tools' ? await session.activeTools() : [];
       const output = (await metaTool.execute(args ?? {})) as Record<string, unknown>;
       if (this.expose === 'proxy' && name === 'load_tool')
         output.tools = this.#loadedSchemas(output);
       if (this.expose === 'tools') {
-        const after = await activeIds(this.engine.createSession({ threadId }));
-        if (after !== before) await this.#announceListChanged(threadId, context);
+        // A new session only if the catalog changed meanwhile: the list is then the new engine's.
+        const now =
+          this.engine === session.engine ? session : this.engine.createSession({ threadId });
+        if (!sameIds(before, await now.activeTools()))
+          await this.#announceListChanged(threadId, context);
       }
       return {
         content: [{ type: 'text', text: JSON.stringify(output) }],
@@ -403,8 +434,27 @@ export function createToolSearchGateway(options: ToolSearchGatewayOptions): Tool
   return new ToolSearchGateway(options);
 }
 
-async function activeIds(session: ToolSearchSession<GatewayTool>): Promise<string> {
-  return (await session.activeTools()).map((tool) => tool.id).join('\u0000');
+/** Whether two lists hold the same tools, by name and upstream tool object, in the same order. */
+function sameTools(
+  left: readonly ActiveTool<GatewayTool>[],
+  right: readonly ActiveTool<GatewayTool>[],
+): boolean {
+  return (
+    left.length === right.length &&
+    left.every(
+      (tool, position) => tool.id === right[position]!.id && tool.tool === right[position]!.tool,
+    )
+  );
+}
+
+/** Whether two lists name the same tools in the same order. */
+function sameIds(
+  left: readonly ActiveTool<GatewayTool>[],
+  right: readonly ActiveTool<GatewayTool>[],
+): boolean {
+  return (
+    left.length === right.length && left.every((tool, position) => tool.id === right[position]!.id)
+  );
 }
 
 /** Characters of an error kept in a log line. */

@@ -5,6 +5,8 @@
 //   --description-length L each generated tool's description is L characters long
 //   --tools-file FILE      more tool names, one per line, read at start (the cache key ignores it)
 //   --starts FILE          appends this process id to FILE at start, to count starts
+//   --set-description      also offers set_description (gives the tool named "tool" the
+//                          description "description" and sends tools/list_changed)
 // Fixed tools: echo (returns its arguments), fail (isError), crash (exits), hang (never answers),
 // add_tool (adds a tool and sends tools/list_changed).
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     'description-length': { type: 'string', default: '0' },
     'tools-file': { type: 'string' },
     starts: { type: 'string' },
+    'set-description': { type: 'boolean', default: false },
   },
 });
 if (values.starts) appendFileSync(values.starts, `${process.pid}\n`);
@@ -67,6 +70,13 @@ if (values.mode === 'crash-on-start') {
     { name: 'hang', description: 'Never answer this call', inputSchema: objectSchema },
     { name: 'add_tool', description: 'Add a new tool and announce it', inputSchema: objectSchema },
   ];
+  if (values['set-description']) {
+    tools.push({
+      name: 'set_description',
+      description: 'Give another tool of this server a new description and announce the change',
+      inputSchema: objectSchema,
+    });
+  }
   const length = Number(values['description-length']);
   for (let index = 0; index < Number(values.tools); index++) {
     const base = `Generated tool number ${index} that does task ${index} for the huge manifest test. `;
@@ -113,6 +123,14 @@ if (values.mode === 'crash-on-start') {
         });
         await server.sendToolListChanged();
         return { content: [{ type: 'text', text: added }] };
+      }
+      case 'set_description': {
+        if (!values['set-description']) throw new Error('unknown tool set_description');
+        const index = tools.findIndex((tool) => tool.name === args.tool);
+        if (index === -1) throw new Error(`unknown tool ${args.tool}`);
+        tools[index] = { ...tools[index], description: String(args.description) };
+        await server.sendToolListChanged();
+        return { content: [{ type: 'text', text: tools[index].description }] };
       }
       default:
         if (tools.some((tool) => tool.name === name))
