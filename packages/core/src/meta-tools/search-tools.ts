@@ -94,12 +94,15 @@ export async function searchTools<TTool, TContext>(
   const topK = parsed.data.limit ?? session.engine.options.topK;
   const { autoLoad } = session.engine.options;
   const { results, unloadable } = await rankAllowed(session, query, topK, { loadable: autoLoad });
-  session.emit('onSearch', {
-    threadId: session.threadId,
-    query,
-    results: results.map(({ name, score }) => ({ name, score })),
-    unmatchedTerms: unmatchedTerms(session, query),
-  });
+  // The unmatched words cost a second pass over the query: worked out only for a handler.
+  if (session.engine.options.onSearch !== undefined) {
+    session.emit('onSearch', {
+      threadId: session.threadId,
+      query,
+      results: results.map(({ name, score }) => ({ name, score })),
+      unmatchedTerms: unmatchedTerms(session, query),
+    });
+  }
   const echoed = query.length > MAX_ECHOED_QUERY ? `${query.slice(0, MAX_ECHOED_QUERY)}…` : query;
   if (results.length === 0) {
     return {
