@@ -11,7 +11,7 @@
  * Usage: `pnpm bench:speed [--only build,steps,snapshot] [--data a.json,b.json]
  * [--sizes 1000,10000,100000] [--queries 200] [--warmup 50] [--search-budget 120]
  * [--mastra-timeout 300] [--timeout 900] [--step-sizes 1000,10000] [--steps 200]
- * [--step-warmup 20] [--step-budget 60] [--snapshot-sizes 10000,100000] [--build-runs 3]`.
+ * [--step-warmup 20] [--step-warmup-seconds 1] [--step-budget 60] [--snapshot-sizes 10000,100000] [--build-runs 3]`.
  * Up to 10,000 tools, build times are the median of `--build-runs` cold processes per ranker.
  * Relative data paths are taken from where the command was started.
  */
@@ -47,6 +47,8 @@ interface Options {
   stepSizes: number[];
   steps: number;
   stepWarmup: number;
+  /** Seconds of warm-up steps at least, the same for every adapter. */
+  stepWarmupS: number;
   stepBudgetS: number;
   snapshotSizes: number[];
   /** Cold builds per ranker whose median is reported, at sizes up to `BUILD_RUNS_UP_TO`. */
@@ -77,6 +79,7 @@ function parseOptions(argv: readonly string[]): Options {
     stepSizes: [1_000, 10_000],
     steps: 200,
     stepWarmup: 20,
+    stepWarmupS: 1,
     stepBudgetS: 60,
     snapshotSizes: [10_000, 100_000],
     buildRuns: 3,
@@ -124,6 +127,9 @@ function parseOptions(argv: readonly string[]): Options {
         break;
       case '--step-warmup':
         options.stepWarmup = number;
+        break;
+      case '--step-warmup-seconds':
+        options.stepWarmupS = number;
         break;
       case '--step-budget':
         options.stepBudgetS = number;
@@ -309,7 +315,7 @@ async function buildSection(options: Options, dataFile: string): Promise<void> {
 async function stepsSection(options: Options, dataFile: string): Promise<void> {
   const name = path.basename(dataFile, '.json');
   console.log(
-    `## Cost of an agent step: ${name} repeated (the adapter's step hook plus one search_tools call; median and p90 of up to ${options.steps} steps after ${options.stepWarmup})\n`,
+    `## Cost of an agent step: ${name} repeated (the adapter's step hook plus one search_tools call; median and p90 of up to ${options.steps} steps after at least ${options.stepWarmup} warm-up steps and ${options.stepWarmupS} s of them)\n`,
   );
   const modes: CatalogMode[] = ['static', 'resolved'];
   for (const size of options.stepSizes) {
@@ -332,6 +338,7 @@ async function stepsSection(options: Options, dataFile: string): Promise<void> {
             String(options.stepWarmup),
             String(options.stepBudgetS),
             dataFile,
+            String(options.stepWarmupS),
           ],
           timeoutS,
         );
