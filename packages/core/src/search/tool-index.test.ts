@@ -72,6 +72,34 @@ describe('ToolIndex', () => {
     ).toBeCloseTo(5, 6);
   });
 
+  it('boosts every id sharing an exact key, through removals and compaction', () => {
+    const exactOnly = { idBoost: { exact: 5, word: 0 } };
+    const spellings = ['Get_Weather', 'GET_WEATHER', 'get_weather', 'Get_weather'];
+    const fillers = Array.from({ length: 60 }, (_, n) => ({ id: `filler_${n}`, description: 'x' }));
+    const index = new ToolIndex(
+      [...fillers, ...spellings.map((id) => ({ id, description: 'weather' }))],
+      exactOnly,
+    );
+    const boosted = (of: ToolIndex) =>
+      of
+        .search('get_weather', { topK: 50 })
+        .filter((hit) => hit.score > 5)
+        .map((hit) => hit.id)
+        .sort();
+    expect(boosted(index)).toEqual([...spellings].sort());
+    index.remove('GET_WEATHER');
+    expect(boosted(index)).toEqual(['Get_Weather', 'Get_weather', 'get_weather']);
+    index.remove('Get_weather');
+    index.remove('get_weather');
+    expect(boosted(index)).toEqual(['Get_Weather']);
+    // 64 slots, nearly all removed: the next add renumbers them; the keys follow their tools.
+    for (const filler of fillers) index.remove(filler.id);
+    index.add({ id: 'GET_weather', description: 'weather' });
+    expect(boosted(index)).toEqual(['GET_weather', 'Get_Weather']);
+    index.remove('Get_Weather');
+    expect(boosted(index)).toEqual(['GET_weather']);
+  });
+
   it('does not boost an id for a word it merely contains', () => {
     const index = new ToolIndex(
       [

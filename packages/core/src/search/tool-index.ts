@@ -87,9 +87,10 @@ export class ToolIndex {
   readonly #slotById = new Map<string, number>();
   /**
    * Slots by exact-match key, for the tools whose key is not their id as is (most ids already
-   * are their key: those are found through `#slotById`).
+   * are their key: those are found through `#slotById`). One slot is kept as a number, several
+   * (ids that differ only in case or separators) as an array.
    */
-  readonly #slotsByExactKey = new Map<string, number[]>();
+  readonly #slotsByExactKey = new Map<string, number | number[]>();
   readonly #termIds = new Map<string, number>();
   /**
    * Posting lists by term id; `undefined` until first used for a term whose postings are in
@@ -139,7 +140,6 @@ export class ToolIndex {
   /** The term ids of cached texts, each list after its length; grown by doubling. */
   #pool = new Int32Array(0);
   #poolUsed = 0;
-  #internScratch = new Int32Array(64);
   /** Postings collected by the constructor, written to the lists when it is done. */
   #pending: PendingPostings | undefined;
   /** Restored slots whose term lists (needed only by `remove`) are not derived yet. */
@@ -270,9 +270,10 @@ export class ToolIndex {
     // A restored slot's key stays in the snapshot's table, where a dead slot is skipped.
     const exactKey = this.#exactKeyAt(slot);
     if (exactKey !== id && slot >= this.#restoredSlots) {
-      const sameKey = this.#slotsByExactKey.get(exactKey)!.filter((other) => other !== slot);
-      if (sameKey.length > 0) this.#slotsByExactKey.set(exactKey, sameKey);
-      else this.#slotsByExactKey.delete(exactKey);
+      const sameKey = this.#slotsByExactKey.get(exactKey)!;
+      const others = typeof sameKey === 'number' ? [] : sameKey.filter((other) => other !== slot);
+      if (others.length === 0) this.#slotsByExactKey.delete(exactKey);
+      else this.#slotsByExactKey.set(exactKey, others.length === 1 ? others[0]! : others);
     }
     this.#slotTerms[slot] = new Int32Array(0);
     this.#descriptions[slot] = '';
@@ -484,9 +485,15 @@ export class ToolIndex {
             if (scores[direct] === 0) touched[touchedCount++] = direct;
             scores[direct]! += this.#exactBoost;
           }
-          for (const slot of this.#slotsByExactKey.get(key) ?? []) {
-            if (scores[slot] === 0) touched[touchedCount++] = slot;
-            scores[slot]! += this.#exactBoost;
+          const sameKey = this.#slotsByExactKey.get(key);
+          if (typeof sameKey === 'number') {
+            if (scores[sameKey] === 0) touched[touchedCount++] = sameKey;
+            scores[sameKey]! += this.#exactBoost;
+          } else if (sameKey !== undefined) {
+            for (const slot of sameKey) {
+              if (scores[slot] === 0) touched[touchedCount++] = slot;
+              scores[slot]! += this.#exactBoost;
+            }
           }
           if (this.#restoredSlots > 0) {
             const { foldedKeys, foldedKeySlots } = this.#restored!;
@@ -725,8 +732,9 @@ export class ToolIndex {
 
   #addFoldedKey(key: string, slot: number): void {
     const sameKey = this.#slotsByExactKey.get(key);
-    if (sameKey) sameKey.push(slot);
-    else this.#slotsByExactKey.set(key, [slot]);
+    if (sameKey === undefined) this.#slotsByExactKey.set(key, slot);
+    else if (typeof sameKey === 'number') this.#slotsByExactKey.set(key, [sameKey, slot]);
+    else sameKey.push(slot);
   }
 
   /**
@@ -816,13 +824,6 @@ export class ToolIndex {
     }
     const terms = this.#tokenize(text);
     const count = terms.length;
-    // Interning first: it may not touch the pool, but the pool may have to grow below.
-    const termIds =
-      this.#internScratch.length >= count ? this.#internScratch : new Int32Array(count);
-    this.#internScratch = termIds;
-    for (let position = 0; position < count; position++) {
-      termIds[position] = this.#internTerm(terms[position]!);
-    }
     if (cacheable && this.#textCache.size >= MAX_CACHED_TEXTS) {
       this.#textCache.clear();
       this.#poolUsed = 0;
@@ -835,8 +836,12 @@ export class ToolIndex {
       pool.set(this.#pool.subarray(0, start));
       this.#pool = pool;
     }
-    this.#pool[start] = count;
-    this.#pool.set(termIds.subarray(0, count), start + 1);
+    // Interning never touches the pool: the ids go straight to their place.
+    const pool = this.#pool;
+    pool[start] = count;
+    for (let position = 0; position < count; position++) {
+      pool[start + 1 + position] = this.#internTerm(terms[position]!);
+    }
     if (cacheable) {
       this.#textCache.set(text, start);
       this.#poolUsed = start + count + 1;
@@ -954,7 +959,7 @@ export class ToolIndex {
     for (const [key, slots] of this.#slotsByExactKey) {
       this.#slotsByExactKey.set(
         key,
-        slots.map((slot) => remap[slot]!),
+        typeof slots === 'number' ? remap[slots]! : slots.map((slot) => remap[slot]!),
       );
     }
     this.#epoch++;
