@@ -211,6 +211,27 @@ describe('ToolIndex', () => {
     );
   });
 
+  it('builds exactly as one tool at a time, whatever the counts of a term', () => {
+    const docs = [
+      // "weather" in the id, the description and a parameter: counts in three fields.
+      {
+        id: 'get_weather',
+        description: 'Weather now',
+        inputSchema: { properties: { weather: { description: 'weather kind' } } },
+      },
+      // Ten of one word, and 300 (past the 255 a field counts) of another.
+      { id: 'echo', description: `${'echo '.repeat(10)}${'ping '.repeat(300)}` },
+      { id: 'plain', description: 'one weather ping' },
+    ];
+    const bulk = new ToolIndex(docs);
+    const incremental = new ToolIndex();
+    for (const doc of docs) incremental.add(doc);
+    for (const query of ['weather', 'echo', 'ping', 'weather kind', 'get_weather']) {
+      expect(bulk.search(query, { topK: 10 })).toEqual(incremental.search(query, { topK: 10 }));
+    }
+    expect(bulk.search('echo')[0]?.id).toBe('echo');
+  });
+
   it('lists its ids in insertion order, a replaced tool last', () => {
     const index = new ToolIndex(tools);
     index.add({ id: 'get_weather', description: 'again' });
