@@ -39,5 +39,13 @@ export function parseQuery(query: unknown, tokenize: Tokenizer): ParsedQuery {
 export function toExactKey(text: string): string {
   const folded = normalizeText(text);
   // Most ids start and end with a letter or digit: then there is nothing to strip.
-  return /^[a-z0-9].*[a-z0-9]$/s.test(folded) ? folded : folded.replace(WRAPPING_PUNCTUATION, '');
+  return folded.length > 1 &&
+    isLowerAlphanumeric(folded.charCodeAt(0)) &&
+    isLowerAlphanumeric(folded.charCodeAt(folded.length - 1))
+    ? folded
+    : folded.replace(WRAPPING_PUNCTUATION, '');
+}
+
+function isLowerAlphanumeric(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
 }
