@@ -117,10 +117,10 @@ const CHUNK_SIZE = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK_SIZE - 1;
 
 /**
- * The postings of many documents, buffered in document order, then written to their lists in one
- * pass. Documents are slots 0, 1, 2... in the order they are added, each one's postings in one
- * run, so no posting stores its slot. The buffer grows by whole chunks, never by copying: memory
- * written once is the cost that matters at start-up.
+ * The postings of many documents, buffered in document order, then written grouped by term into
+ * one block in one pass. Documents are slots 0, 1, 2... in the order they are added, each one's
+ * postings in one run, so no posting stores its slot. The buffer grows by whole chunks, never by
+ * copying: memory written once is the cost that matters at start-up.
  */
 export class PendingPostings {
   readonly #termChunks: Int32Array[] = [];

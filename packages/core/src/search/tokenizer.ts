@@ -208,11 +208,7 @@ function isHan(code: number): boolean {
 }
 
 function isAsciiAlphanumeric(code: number): boolean {
-  return (
-    (code >= 0x61 && code <= 0x7a) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x30 && code <= 0x39)
-  );
+  return isAsciiLower(code) || isAsciiUpper(code) || isAsciiDigit(code);
 }
 
 function isApostrophe(code: number): boolean {

@@ -126,6 +126,7 @@ export function extractSchemaText(schema: unknown): SchemaText {
 /**
  * Calls `visit` with each non-empty text of a JSON Schema in the order it is found: property
  * names (`isName`), and descriptions, titles and string enum values (see {@link extractSchemaText}).
+ * A schema is plain data: keywords are found among a node's enumerable keys.
  *
  * @param schema - an input schema, or anything (non-objects yield nothing)
  * @param visit - called once per text

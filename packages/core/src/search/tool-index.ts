@@ -140,7 +140,7 @@ export class ToolIndex {
   /** The term ids of cached texts, each list after its length; grown by doubling. */
   #pool = new Int32Array(0);
   #poolUsed = 0;
-  /** Postings collected by the constructor, written to the lists when it is done. */
+  /** Postings collected by the constructor, written into `#built` when it is done. */
   #pending: PendingPostings | undefined;
   /** Restored slots whose term lists (needed only by `remove`) are not derived yet. */
   #slotTermsPending = false;
