@@ -129,6 +129,8 @@ function parseOptions(argv: readonly string[]): Options {
         options.stepWarmup = number;
         break;
       case '--step-warmup-seconds':
+        if (!(number >= 0))
+          throw new Error('--step-warmup-seconds takes a number of seconds, 0 or more');
         options.stepWarmupS = number;
         break;
       case '--step-budget':
