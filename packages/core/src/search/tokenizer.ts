@@ -140,20 +140,32 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
   // several times faster. The cache is dropped when it grows past its cap. Unspaced runs are
   // whole phrases that rarely repeat, so they skip it.
   const cache = new Map<string, readonly string[]>();
-  const pushAnalyzedWord = (terms: string[], run: string): void => {
+  const analyzedWord = (run: string): readonly string[] => {
     let runTerms = cache.get(run);
     if (!runTerms) {
       runTerms = analyzeWord(run);
       if (cache.size >= MAX_CACHED_WORDS) cache.clear();
       cache.set(run, runTerms);
     }
-    for (const term of runTerms) terms.push(term);
+    return runTerms;
   };
-  return (text: string): string[] => {
-    const terms: string[] = [];
-    // Text that NFKC cannot change (see isNfkcInert) is split by one scan, which a regular
-    // expression or NFKC would cost more: ASCII letters and digits, an apostrophe between two of
-    // them joining the word, or CJK Unified Ideographs; the rest separates, as in forEachRun.
+  const scan: TermScanner = (text, sink) => {
+    if (!isNfkcInert(text)) {
+      // NFKC may change this text: split the normalized text into runs.
+      forEachRun(text.normalize('NFKC'), (run, kind) => {
+        const terms =
+          kind === RunKind.Cjk
+            ? cjkTerms(run, cjk)
+            : kind === RunKind.Segmented
+              ? segmentWords(run)
+              : analyzedWord(run);
+        for (const term of terms) sink.term(term);
+      });
+      return;
+    }
+    // Text that NFKC cannot change is split by one scan, which a regular expression or NFKC
+    // would cost more: ASCII letters and digits, an apostrophe between two of them joining the
+    // word, or CJK Unified Ideographs; the rest separates, as in forEachRun.
     const length = text.length;
     let at = 0;
     while (at < length) {
@@ -161,8 +173,13 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
       let end = at + 1;
       if (isHan(code)) {
         while (end < length && isHan(text.charCodeAt(end))) end++;
-        if (cjk === 'bigram') pushHanBigrams(terms, text, at, end);
-        else pushCjk(terms, text.slice(at, end), cjk);
+        if (cjk === 'bigram') {
+          // Overlapping bigrams, a lone character as itself (see pushCjk).
+          if (end - at === 1) sink.term(text.slice(at, end));
+          for (let index = at; index + 2 <= end; index++) sink.hanBigram(text, index);
+        } else {
+          for (const term of cjkTerms(text.slice(at, end), cjk)) sink.term(term);
+        }
       } else if (isAsciiAlphanumeric(code)) {
         for (;;) {
           while (end < length && isAsciiAlphanumeric(text.charCodeAt(end))) end++;
@@ -176,31 +193,56 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
           }
           break;
         }
-        pushAnalyzedWord(terms, text.slice(at, end));
-      } else if (code >= 0x80 && !INERT_PUNCTUATION.has(code)) {
-        // NFKC may change this text: start over on the normalized text.
-        terms.length = 0;
-        forEachRun(text.normalize('NFKC'), (run, kind) => {
-          if (kind === RunKind.Cjk) pushCjk(terms, run, cjk);
-          else if (kind === RunKind.Segmented)
-            for (const word of segmentWords(run)) terms.push(word);
-          else pushAnalyzedWord(terms, run);
-        });
-        return terms;
+        for (const term of analyzedWord(text.slice(at, end))) sink.term(term);
       }
       at = end;
     }
-    return terms;
   };
+  const tokenize: Tokenizer = (text) => {
+    const sink = new TermArray();
+    scan(text, sink);
+    return sink.terms;
+  };
+  // The index reads terms through the scan, so bigrams it already knows are never copied out.
+  Object.defineProperty(tokenize, SCAN_TERMS, { value: scan });
+  return tokenize;
 }
 
 /**
- * Pushes the bigrams of a run of CJK Unified Ideographs, `text[start .. end)` (no surrogates),
- * as {@link pushCjk} does in `'bigram'` mode, without copying the run first.
+ * Receives the terms of one text in order, as the default tokenizer finds them: how an index
+ * takes them without an array of strings. Internal: tokenizers a user writes return arrays.
  */
-function pushHanBigrams(terms: string[], text: string, start: number, end: number): void {
-  if (end - start === 1) terms.push(text.slice(start, end));
-  for (let index = start; index + 2 <= end; index++) terms.push(text.slice(index, index + 2));
+export interface TermSink {
+  term(term: string): void;
+  /** The bigram `text[at] + text[at + 1]`, two CJK Unified Ideographs. */
+  hanBigram(text: string, at: number): void;
+}
+
+/** Finds the terms of a text and hands them to a sink, in the order its tokenizer returns them. */
+export type TermScanner = (text: string, sink: TermSink) => void;
+
+const SCAN_TERMS = Symbol('tool-search.scanTerms');
+
+/** The scan behind a tokenizer made by {@link createTokenizer}, or `undefined` for any other function. */
+export function termScannerOf(tokenize: Tokenizer): TermScanner | undefined {
+  return (tokenize as Tokenizer & { [SCAN_TERMS]?: TermScanner })[SCAN_TERMS];
+}
+
+/** The sink of the tokenizer function: the terms as strings. */
+class TermArray implements TermSink {
+  readonly terms: string[] = [];
+  term(term: string): void {
+    this.terms.push(term);
+  }
+  hanBigram(text: string, at: number): void {
+    this.terms.push(text.slice(at, at + 2));
+  }
+}
+
+function cjkTerms(run: string, mode: CjkSegmentation): string[] {
+  const terms: string[] = [];
+  pushCjk(terms, run, mode);
+  return terms;
 }
 
 function isHan(code: number): boolean {

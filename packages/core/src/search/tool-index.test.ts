@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createTokenizer } from './tokenizer';
 import type { ToolDescriptor } from './tool-descriptor';
 import { ToolIndex } from './tool-index';
 
@@ -252,6 +253,42 @@ describe('ToolIndex', () => {
     ]);
     expect(index.search('北京明天的天气')[0]?.id).toBe('get_weather');
     expect(index.search('帮我订一张机票')[0]?.id).toBe('book_flight');
+  });
+
+  it('ranks Chinese text the same through its bigram table as through plain term lists', () => {
+    // A wrapped tokenizer returns the same terms but hides the scan the index reads bigrams by.
+    const tokenize = createTokenizer();
+    const plain = { tokenizer: (text: string) => tokenize(text) };
+    // Mostly text NFKC leaves alone (read by the scan); some with kana or full-width letters.
+    const inert = fc.constantFrom(...'天气预报查询城市温度东京的 apiKey，（）'.split(''));
+    const other = fc.constantFrom(...'タワーＡé'.split(''));
+    const text = fc
+      .array(fc.oneof({ arbitrary: inert, weight: 30 }, { arbitrary: other, weight: 1 }), {
+        minLength: 1,
+        maxLength: 24,
+      })
+      .map((chars) => chars.join(''));
+    const tool = fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), description: text });
+    fc.assert(
+      fc.property(
+        fc.array(tool, { maxLength: 12 }),
+        fc.array(tool, { maxLength: 6 }),
+        fc.array(text, { minLength: 1, maxLength: 5 }),
+        (first, later, queries) => {
+          const fast = new ToolIndex(first);
+          const slow = new ToolIndex(first, plain);
+          // After the bulk build the table starts over; after a restore it starts empty.
+          const restored = ToolIndex.fromSnapshot(fast.toSnapshot());
+          for (const doc of later) for (const index of [fast, slow, restored]) index.add(doc);
+          for (const query of queries) {
+            const expected = slow.search(query, { topK: 10 });
+            expect(fast.search(query, { topK: 10 })).toEqual(expected);
+            expect(restored.search(query, { topK: 10 })).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('finds Japanese descriptions with Japanese queries', () => {

@@ -17,7 +17,7 @@ import {
   SnapshotError,
   toIndexOptions,
 } from './snapshot-ranking';
-import type { Tokenizer } from './tokenizer';
+import { type TermScanner, type TermSink, type Tokenizer, termScannerOf } from './tokenizer';
 import { forEachSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
 import { FIELD_COUNT, resolveIndexSettings, type ToolIndexOptions } from './tool-index-options';
 import type { TopK } from './top-k';
@@ -140,6 +140,22 @@ export class ToolIndex {
   /** The term ids of cached texts, each list after its length; grown by doubling. */
   #pool = new Int32Array(0);
   #poolUsed = 0;
+  /** The default tokenizer's scan, when it is the tokenizer: terms come without an array. */
+  readonly #scanTerms: TermScanner | undefined;
+  /** Where the text being analyzed writes its term ids: after `#pool[#textStart]`, `#textTerms` so far. */
+  #textStart = 0;
+  #textTerms = 0;
+  readonly #termSink: TermSink = {
+    term: (term) => this.#writeTerm(this.#internTerm(term)),
+    hanBigram: (text, at) => this.#writeTerm(this.#internBigram(text, at)),
+  };
+  /**
+   * The term ids of Han bigrams by their two characters, open addressing (key 0 is empty): a
+   * Chinese catalog has tens of thousands, each seen many times, so none is made a string twice.
+   */
+  #bigramKeys = new Int32Array(0);
+  #bigramTerms = new Int32Array(0);
+  #bigramCount = 0;
   /** Postings collected by the constructor, written into `#built` when it is done. */
   #pending: PendingPostings | undefined;
   /** Restored slots whose term lists (needed only by `remove`) are not derived yet. */
@@ -162,6 +178,7 @@ export class ToolIndex {
     const settings = resolveIndexSettings(options);
     this.#options = { ...options };
     this.#tokenize = settings.tokenize;
+    this.#scanTerms = termScannerOf(settings.tokenize);
     this.#fieldWeights = settings.fieldWeights;
     this.#fieldB = settings.fieldB;
     this.#k1 = settings.k1;
@@ -822,31 +839,96 @@ export class ToolIndex {
       const cached = this.#textCache.get(text);
       if (cached !== undefined) return cached;
     }
-    const terms = this.#tokenize(text);
-    const count = terms.length;
     if (cacheable && this.#textCache.size >= MAX_CACHED_TEXTS) {
       this.#textCache.clear();
       this.#poolUsed = 0;
     }
     const start = this.#poolUsed;
-    if (start + count + 1 > this.#pool.length) {
-      let capacity = Math.max(TERM_POOL_SIZE, this.#pool.length);
-      while (capacity < start + count + 1) capacity *= 2;
-      const pool = new Int32Array(capacity);
-      pool.set(this.#pool.subarray(0, start));
-      this.#pool = pool;
+    this.#textStart = start;
+    this.#textTerms = 0;
+    const scan = this.#scanTerms;
+    if (scan) {
+      scan(text, this.#termSink);
+    } else {
+      // Interning never touches the pool: the ids go straight to their place.
+      for (const term of this.#tokenize(text)) this.#writeTerm(this.#internTerm(term));
     }
-    // Interning never touches the pool: the ids go straight to their place.
-    const pool = this.#pool;
-    pool[start] = count;
-    for (let position = 0; position < count; position++) {
-      pool[start + 1 + position] = this.#internTerm(terms[position]!);
-    }
+    this.#reservePool(start + 1);
+    this.#pool[start] = this.#textTerms;
     if (cacheable) {
       this.#textCache.set(text, start);
-      this.#poolUsed = start + count + 1;
+      this.#poolUsed = start + this.#textTerms + 1;
     }
     return start;
+  }
+
+  /** Writes the next term id of the text being analyzed. */
+  #writeTerm(termId: number): void {
+    const at = this.#textStart + 1 + this.#textTerms++;
+    if (at >= this.#pool.length) this.#reservePool(at + 1);
+    this.#pool[at] = termId;
+  }
+
+  /** Grows `#pool` to at least `size` entries, keeping what it holds. */
+  #reservePool(size: number): void {
+    if (size <= this.#pool.length) return;
+    let capacity = Math.max(TERM_POOL_SIZE, this.#pool.length);
+    while (capacity < size) capacity *= 2;
+    const pool = new Int32Array(capacity);
+    pool.set(this.#pool);
+    this.#pool = pool;
+  }
+
+  /** The term id of the Han bigram at `text[at]`, interned on first sight. */
+  #internBigram(text: string, at: number): number {
+    // Both characters are in U+4E00..U+9FFF: the key fits a small integer, and 0 stays free.
+    const key = (text.charCodeAt(at) - 0x4e00) * 0x5200 + (text.charCodeAt(at + 1) - 0x4e00) + 1;
+    let keys = this.#bigramKeys;
+    let mask = keys.length - 1;
+    let probe = Math.imul(key, 0x9e3779b1) & mask;
+    while (mask >= 0) {
+      const found = keys[probe]!;
+      if (found === key) return this.#bigramTerms[probe]!;
+      if (found === 0) break;
+      probe = (probe + 1) & mask;
+    }
+    const termId = this.#internTerm(text.slice(at, at + 2));
+    if ((this.#bigramCount + 1) * 2 > keys.length) {
+      this.#growBigrams();
+      keys = this.#bigramKeys;
+      mask = keys.length - 1;
+      probe = Math.imul(key, 0x9e3779b1) & mask;
+      while (keys[probe] !== 0) probe = (probe + 1) & mask;
+    }
+    keys[probe] = key;
+    this.#bigramTerms[probe] = termId;
+    this.#bigramCount++;
+    return termId;
+  }
+
+  #dropBigrams(): void {
+    this.#bigramKeys = new Int32Array(0);
+    this.#bigramTerms = new Int32Array(0);
+    this.#bigramCount = 0;
+  }
+
+  #growBigrams(): void {
+    const oldKeys = this.#bigramKeys;
+    const oldTerms = this.#bigramTerms;
+    const capacity = Math.max(4096, oldKeys.length * 2);
+    const keys = new Int32Array(capacity);
+    const terms = new Int32Array(capacity);
+    const mask = capacity - 1;
+    for (let at = 0; at < oldKeys.length; at++) {
+      const key = oldKeys[at]!;
+      if (key === 0) continue;
+      let probe = Math.imul(key, 0x9e3779b1) & mask;
+      while (keys[probe] !== 0) probe = (probe + 1) & mask;
+      keys[probe] = key;
+      terms[probe] = oldTerms[at]!;
+    }
+    this.#bigramKeys = keys;
+    this.#bigramTerms = terms;
   }
 
   /** Makes room for `terms` distinct terms in the tool being added, keeping those counted so far. */
@@ -890,6 +972,8 @@ export class ToolIndex {
     } finally {
       this.#pending = undefined;
       this.#built = pending.flush(this.#postings.length, this.#documentFrequency, this.#alive);
+      // Later adds are few: the bigram table is not worth its memory between them.
+      this.#dropBigrams();
       this.#slotTermsPending = this.#slotCount > 0;
     }
   }
