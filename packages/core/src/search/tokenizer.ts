@@ -193,7 +193,7 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
           }
           break;
         }
-        for (const term of analyzedWord(text.slice(at, end))) sink.term(term);
+        sink.word(text, at, end, analyzedWord);
       }
       at = end;
     }
@@ -216,6 +216,13 @@ export interface TermSink {
   term(term: string): void;
   /** The bigram `text[at] + text[at + 1]`, two CJK Unified Ideographs. */
   hanBigram(text: string, at: number): void;
+  /** The terms of the ASCII word `text[start .. end)`, which `analyze` returns (it caches them). */
+  word(
+    text: string,
+    start: number,
+    end: number,
+    analyze: (word: string) => readonly string[],
+  ): void;
 }
 
 /** Finds the terms of a text and hands them to a sink, in the order its tokenizer returns them. */
@@ -236,6 +243,14 @@ class TermArray implements TermSink {
   }
   hanBigram(text: string, at: number): void {
     this.terms.push(text.slice(at, at + 2));
+  }
+  word(
+    text: string,
+    start: number,
+    end: number,
+    analyze: (word: string) => readonly string[],
+  ): void {
+    for (const term of analyze(text.slice(start, end))) this.terms.push(term);
   }
 }
 

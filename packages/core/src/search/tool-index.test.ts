@@ -291,6 +291,23 @@ describe('ToolIndex', () => {
     );
   });
 
+  it('finds the terms of thousands of distinct words as a plain tokenizer does', () => {
+    // Enough words that the index's word table probes past other words of the same length.
+    const tokenize = createTokenizer();
+    const word = (n: number) => `w${(n * 7919) % 100_003}`;
+    const docs = Array.from({ length: 3_000 }, (_, n) => ({
+      id: `${word(n)}_${word(n + 1)}`,
+      description: `${word(n + 2)} ${word(n + 3)} getItem${n % 50}`,
+    }));
+    const fast = new ToolIndex(docs);
+    const slow = new ToolIndex(docs, { tokenizer: (text) => tokenize(text) });
+    for (let n = 0; n < 3_000; n += 97) {
+      const query = `${word(n)} ${word(n + 3)} item${n % 50}`;
+      expect(fast.search(query, { topK: 5 })).toEqual(slow.search(query, { topK: 5 }));
+    }
+    expect(fast.search(word(1500), { topK: 3 }).map((hit) => hit.id)).toContain(docs[1500]!.id);
+  });
+
   it('finds Japanese descriptions with Japanese queries', () => {
     const index = new ToolIndex([
       { id: 'get_weather', description: '指定した都市の天気予報を取得します' },

@@ -46,6 +46,8 @@ const SEGMENTED_SCRIPT = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
 const TERM_POOL_SIZE = 65_536;
 /** Distinct field texts whose term ids are remembered; past it the cache starts over. */
 const MAX_CACHED_TEXTS = 50_000;
+/** Distinct ASCII words whose term ids are kept; the table starts over past this. */
+const MAX_CACHED_WORDS = 50_000;
 const FIELD = {
   id: 0,
   description: 1,
@@ -148,7 +150,27 @@ export class ToolIndex {
   readonly #termSink: TermSink = {
     term: (term) => this.#writeTerm(this.#internTerm(term)),
     hanBigram: (text, at) => this.#writeTerm(this.#internBigram(text, at)),
+    word: (text, start, end, analyze) => {
+      const at = this.#wordTermsOf(text, start, end, analyze);
+      const wordPool = this.#wordPool;
+      const count = wordPool[at]!;
+      for (let position = at + 1; position <= at + count; position++) {
+        this.#writeTerm(wordPool[position]!);
+      }
+    },
   };
+  /**
+   * The term ids of ASCII words by their characters, open addressing on a hash of them: ids and
+   * parameter names are made of a few thousand words, each read many times, and finding one
+   * here takes no string and no map. `#wordSlots` holds 1 + the word's number in `#words`
+   * (0 is empty); the word's ids are at `#wordStarts[number]` in `#wordPool`, after their count.
+   */
+  #wordHashes = new Int32Array(0);
+  #wordSlots = new Int32Array(0);
+  #words: string[] = [];
+  #wordStarts: number[] = [];
+  #wordPool = new Int32Array(0);
+  #wordPoolUsed = 0;
   /**
    * The term ids of Han bigrams by their two characters, open addressing (key 0 is empty): a
    * Chinese catalog has tens of thousands, each seen many times, so none is made a string twice.
@@ -906,6 +928,89 @@ export class ToolIndex {
     return termId;
   }
 
+  /** Where the term ids of the word `text[start .. end)` are in `#wordPool`, analyzed on first sight. */
+  #wordTermsOf(
+    text: string,
+    start: number,
+    end: number,
+    analyze: (word: string) => readonly string[],
+  ): number {
+    // FNV-1a over the characters (http://www.isthe.com/chongo/tech/comp/fnv/), never 0.
+    let hash = 0x811c9dc5;
+    for (let at = start; at < end; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
+    if (hash === 0) hash = 1;
+    let hashes = this.#wordHashes;
+    let mask = hashes.length - 1;
+    let probe = hash & mask;
+    const length = end - start;
+    while (mask >= 0) {
+      const found = hashes[probe]!;
+      if (found === 0) break;
+      if (found === hash) {
+        const number = this.#wordSlots[probe]! - 1;
+        const word = this.#words[number]!;
+        if (word.length === length && sameChars(word, text, start))
+          return this.#wordStarts[number]!;
+      }
+      probe = (probe + 1) & mask;
+    }
+    const word = text.slice(start, end);
+    const terms = analyze(word);
+    if (this.#words.length >= MAX_CACHED_WORDS) this.#dropWords();
+    if ((this.#words.length + 1) * 2 > hashes.length) {
+      this.#growWords();
+      hashes = this.#wordHashes;
+      mask = hashes.length - 1;
+      probe = hash & mask;
+      while (hashes[probe] !== 0) probe = (probe + 1) & mask;
+    }
+    const at = this.#wordPoolUsed;
+    if (at + terms.length + 1 > this.#wordPool.length) {
+      let capacity = Math.max(4096, this.#wordPool.length);
+      while (capacity < at + terms.length + 1) capacity *= 2;
+      const pool = new Int32Array(capacity);
+      pool.set(this.#wordPool);
+      this.#wordPool = pool;
+    }
+    const wordPool = this.#wordPool;
+    wordPool[at] = terms.length;
+    for (let position = 0; position < terms.length; position++) {
+      wordPool[at + 1 + position] = this.#internTerm(terms[position]!);
+    }
+    this.#wordPoolUsed = at + terms.length + 1;
+    hashes[probe] = hash;
+    this.#wordSlots[probe] = this.#words.length + 1;
+    this.#words.push(word);
+    this.#wordStarts.push(at);
+    return at;
+  }
+
+  #growWords(): void {
+    const capacity = Math.max(1024, this.#wordHashes.length * 2);
+    const hashes = new Int32Array(capacity);
+    const slots = new Int32Array(capacity);
+    const mask = capacity - 1;
+    for (let at = 0; at < this.#wordHashes.length; at++) {
+      const hash = this.#wordHashes[at]!;
+      if (hash === 0) continue;
+      let probe = hash & mask;
+      while (hashes[probe] !== 0) probe = (probe + 1) & mask;
+      hashes[probe] = hash;
+      slots[probe] = this.#wordSlots[at]!;
+    }
+    this.#wordHashes = hashes;
+    this.#wordSlots = slots;
+  }
+
+  #dropWords(): void {
+    this.#wordHashes = new Int32Array(0);
+    this.#wordSlots = new Int32Array(0);
+    this.#words = [];
+    this.#wordStarts = [];
+    this.#wordPool = new Int32Array(0);
+    this.#wordPoolUsed = 0;
+  }
+
   #dropBigrams(): void {
     this.#bigramKeys = new Int32Array(0);
     this.#bigramTerms = new Int32Array(0);
@@ -972,8 +1077,9 @@ export class ToolIndex {
     } finally {
       this.#pending = undefined;
       this.#built = pending.flush(this.#postings.length, this.#documentFrequency, this.#alive);
-      // Later adds are few: the bigram table is not worth its memory between them.
+      // Later adds are few: the word and bigram tables are not worth their memory between them.
       this.#dropBigrams();
+      this.#dropWords();
       this.#slotTermsPending = this.#slotCount > 0;
     }
   }
@@ -1080,4 +1186,12 @@ function sortedIndexOf(array: Uint32Array, value: number): number {
     else high = middle - 1;
   }
   return -1;
+}
+
+/** Whether `text` holds `word` at `start` (the caller checked that it fits). */
+function sameChars(word: string, text: string, start: number): boolean {
+  for (let at = 0; at < word.length; at++) {
+    if (word.charCodeAt(at) !== text.charCodeAt(start + at)) return false;
+  }
+  return true;
 }
