@@ -139,21 +139,36 @@ export class PendingPostings {
     this.#starts = new Int32Array(Math.max(1, expectedSlots) + 1);
   }
 
-  /** Buffers one posting of the document being added: its term and per-field counts `counts[offset .. offset + FIELD_COUNT)`. */
-  append(termId: number, counts: Uint8Array, offset: number): void {
-    if (this.#at === CHUNK_SIZE) {
-      this.#terms = new Int32Array(CHUNK_SIZE);
-      this.#counts = new Uint8Array(CHUNK_SIZE * FIELD_COUNT);
-      this.#termChunks.push(this.#terms);
-      this.#countChunks.push(this.#counts);
-      this.#at = 0;
+  /**
+   * Buffers the postings of the document being added, `count` of them: terms `terms[0 .. count)`
+   * and their counts, `FIELD_COUNT` per term, from `counts[0]` on. Copies whole runs at a time.
+   */
+  appendAll(terms: Int32Array, counts: Uint8Array, count: number): void {
+    let from = 0;
+    while (from < count) {
+      if (this.#at === CHUNK_SIZE) this.#startChunk();
+      const run = Math.min(count - from, CHUNK_SIZE - this.#at);
+      const at = this.#at;
+      const chunkTerms = this.#terms;
+      for (let position = 0; position < run; position++) {
+        chunkTerms[at + position] = terms[from + position]!;
+      }
+      this.#counts.set(
+        counts.subarray(from * FIELD_COUNT, (from + run) * FIELD_COUNT),
+        at * FIELD_COUNT,
+      );
+      this.#at = at + run;
+      this.#length += run;
+      from += run;
     }
-    const at = this.#at++;
-    this.#length++;
-    this.#terms[at] = termId;
-    const target = at * FIELD_COUNT;
-    for (let field = 0; field < FIELD_COUNT; field++)
-      this.#counts[target + field] = counts[offset + field]!;
+  }
+
+  #startChunk(): void {
+    this.#terms = new Int32Array(CHUNK_SIZE);
+    this.#counts = new Uint8Array(CHUNK_SIZE * FIELD_COUNT);
+    this.#termChunks.push(this.#terms);
+    this.#countChunks.push(this.#counts);
+    this.#at = 0;
   }
 
   /** Ends the postings of `slot`, which must be the next slot (0, then 1...). */

@@ -261,11 +261,16 @@ export class ToolIndex {
     const localTerms = this.#localTerms;
     const localCounts = this.#localCounts;
     const pending = this.#pending;
-    for (let local = 0; local < distinct; local++) {
-      const termId = localTerms[local]!;
-      if (pending) pending.append(termId, localCounts, local * FIELD_COUNT);
-      else postingAppend(this.#postingAt(termId), slot, localCounts, local * FIELD_COUNT);
-      this.#documentFrequency[termId]!++;
+    const documentFrequency = this.#documentFrequency;
+    if (pending) {
+      pending.appendAll(localTerms, localCounts, distinct);
+      for (let local = 0; local < distinct; local++) documentFrequency[localTerms[local]!]!++;
+    } else {
+      for (let local = 0; local < distinct; local++) {
+        const termId = localTerms[local]!;
+        postingAppend(this.#postingAt(termId), slot, localCounts, local * FIELD_COUNT);
+        documentFrequency[termId]!++;
+      }
     }
     if (pending) {
       // The buffer holds the slot's terms; they are derived from the lists at the first removal.
