@@ -1075,7 +1075,16 @@ export class ToolIndex {
    * by term, into one block at the end, instead of growing every term's list tool by tool.
    */
   #addAll(tools: Iterable<ToolDescriptor>): void {
-    const pending = new PendingPostings(Array.isArray(tools) ? tools.length : undefined);
+    const expected = Array.isArray(tools) ? tools.length : undefined;
+    if (expected !== undefined && expected > this.#alive.length && this.#slotCount === 0) {
+      // A fresh index given a list: every per-tool array is made at its size once.
+      this.#grow(expected);
+      this.#ids = new Array(expected);
+      this.#exactKeys = new Array(expected);
+      this.#descriptions = new Array(expected);
+      this.#slotTerms = new Array(expected);
+    }
+    const pending = new PendingPostings(expected);
     this.#pending = pending;
     try {
       for (const tool of tools) this.add(tool);
