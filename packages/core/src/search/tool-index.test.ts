@@ -280,10 +280,13 @@ describe('ToolIndex', () => {
           // After the bulk build the table starts over; after a restore it starts empty.
           const restored = ToolIndex.fromSnapshot(fast.toSnapshot());
           for (const doc of later) for (const index of [fast, slow, restored]) index.add(doc);
+          // A snapshot of a restored index names its bigrams from both the snapshot and the table.
+          const again = ToolIndex.fromSnapshot(restored.toSnapshot());
           for (const query of queries) {
             const expected = slow.search(query, { topK: 10 });
             expect(fast.search(query, { topK: 10 })).toEqual(expected);
             expect(restored.search(query, { topK: 10 })).toEqual(expected);
+            expect(again.search(query, { topK: 10 })).toEqual(expected);
           }
         },
       ),

@@ -172,8 +172,9 @@ export class ToolIndex {
   #wordPool = new Int32Array(0);
   #wordPoolUsed = 0;
   /**
-   * The term ids of Han bigrams by their two characters, open addressing (key 0 is empty): a
-   * Chinese catalog has tens of thousands, each seen many times, so none is made a string twice.
+   * The term ids of Han bigrams (two CJK Unified Ideographs), by their {@link bigramKey}, open
+   * addressing (key 0 is empty). A Chinese catalog has tens of thousands of them, each seen many
+   * times: they are found without making a string, and kept here instead of in `#termIds`.
    */
   #bigramKeys = new Int32Array(0);
   #bigramTerms = new Int32Array(0);
@@ -189,7 +190,7 @@ export class ToolIndex {
   #restored: DecodedSnapshot | undefined;
   /** Slots below this were restored and take their ids and keys from `#restored` (0 once renumbered). */
   #restoredSlots = 0;
-  /** Term ids below this were restored: `#termIds` holds only the terms added since. */
+  /** Term ids below this were restored: `#termIds` and the bigram table hold only the terms used since. */
   #restoredTerms = 0;
 
   /**
@@ -366,6 +367,10 @@ export class ToolIndex {
       termById[termId] = this.#restored!.terms.at(termId);
     }
     for (const [term, termId] of this.#termIds) termById[termId] = term;
+    for (let at = 0; at < this.#bigramKeys.length; at++) {
+      const key = this.#bigramKeys[at]!;
+      if (key !== 0) termById[this.#bigramTerms[at]!] = bigramOf(key);
+    }
     const terms: string[] = [];
     const kept: number[] = [];
     let postings = 0;
@@ -718,7 +723,14 @@ export class ToolIndex {
 
   /** The id of a term, or `undefined` when no tool ever had it. */
   #termIdOf(term: string): number | undefined {
-    const termId = this.#termIds.get(term);
+    const key = bigramKeyOf(term);
+    let termId: number | undefined;
+    if (key === 0) {
+      termId = this.#termIds.get(term);
+    } else {
+      const probe = this.#bigramProbe(key);
+      if (this.#bigramKeys[probe] === key) termId = this.#bigramTerms[probe];
+    }
     if (termId !== undefined || this.#restoredTerms === 0) return termId;
     const restored = this.#restored!.terms.indexOf(term);
     return restored < 0 ? undefined : restored;
@@ -908,27 +920,40 @@ export class ToolIndex {
 
   /** The term id of the Han bigram at `text[at]`, interned on first sight. */
   #internBigram(text: string, at: number): number {
-    // Both characters are in U+4E00..U+9FFF: the key fits a small integer, and 0 stays free.
-    const key = (text.charCodeAt(at) - 0x4e00) * 0x5200 + (text.charCodeAt(at + 1) - 0x4e00) + 1;
-    let keys = this.#bigramKeys;
-    let mask = keys.length - 1;
+    const key = bigramKey(text.charCodeAt(at), text.charCodeAt(at + 1));
+    const probe = this.#bigramProbe(key);
+    const found = this.#bigramTerms[probe]!;
+    if (this.#bigramKeys[probe] === key) return found;
+    return this.#addBigram(key, probe, text.slice(at, at + 2));
+  }
+
+  /**
+   * Where the bigram `key` is in the table, or the empty place it would take. The table is
+   * never full: it grows at half.
+   */
+  #bigramProbe(key: number): number {
+    const keys = this.#bigramKeys;
+    const mask = keys.length - 1;
+    if (mask < 0) return 0;
     let probe = Math.imul(key, 0x9e3779b1) & mask;
-    while (mask >= 0) {
+    for (;;) {
       const found = keys[probe]!;
-      if (found === key) return this.#bigramTerms[probe]!;
-      if (found === 0) break;
+      if (found === key || found === 0) return probe;
       probe = (probe + 1) & mask;
     }
-    const termId = this.#internTerm(text.slice(at, at + 2));
-    if ((this.#bigramCount + 1) * 2 > keys.length) {
+  }
+
+  /** Gives the bigram `key` (the string `term`) its term id: the restored one, or a new one. */
+  #addBigram(key: number, probe: number, term: string): number {
+    const restored = this.#restoredTerms > 0 ? this.#restored!.terms.indexOf(term) : -1;
+    const termId = restored >= 0 ? restored : this.#newTerm();
+    let at = probe;
+    if ((this.#bigramCount + 1) * 2 > this.#bigramKeys.length) {
       this.#growBigrams();
-      keys = this.#bigramKeys;
-      mask = keys.length - 1;
-      probe = Math.imul(key, 0x9e3779b1) & mask;
-      while (keys[probe] !== 0) probe = (probe + 1) & mask;
+      at = this.#bigramProbe(key);
     }
-    keys[probe] = key;
-    this.#bigramTerms[probe] = termId;
+    this.#bigramKeys[at] = key;
+    this.#bigramTerms[at] = termId;
     this.#bigramCount++;
     return termId;
   }
@@ -1016,12 +1041,6 @@ export class ToolIndex {
     this.#wordPoolUsed = 0;
   }
 
-  #dropBigrams(): void {
-    this.#bigramKeys = new Int32Array(0);
-    this.#bigramTerms = new Int32Array(0);
-    this.#bigramCount = 0;
-  }
-
   #growBigrams(): void {
     const oldKeys = this.#bigramKeys;
     const oldTerms = this.#bigramTerms;
@@ -1054,18 +1073,30 @@ export class ToolIndex {
   }
 
   #internTerm(term: string): number {
+    const key = bigramKeyOf(term);
+    if (key !== 0) {
+      const probe = this.#bigramProbe(key);
+      if (this.#bigramKeys[probe] === key) return this.#bigramTerms[probe]!;
+      return this.#addBigram(key, probe, term);
+    }
     let termId = this.#termIds.get(term);
     if (termId === undefined && this.#restoredTerms > 0) termId = this.#termIdOf(term);
     if (termId === undefined) {
-      termId = this.#postings.length;
+      termId = this.#newTerm();
       this.#termIds.set(term, termId);
-      this.#postings.push(undefined);
-      if (termId >= this.#documentFrequency.length) {
-        const capacity = this.#documentFrequency.length * 2;
-        this.#documentFrequency = grownInt32(this.#documentFrequency, capacity);
-        this.#seenAt = grownInt32(this.#seenAt, capacity);
-        this.#localIndex = grownInt32(this.#localIndex, capacity);
-      }
+    }
+    return termId;
+  }
+
+  /** A new term id, with room for its counts. */
+  #newTerm(): number {
+    const termId = this.#postings.length;
+    this.#postings.push(undefined);
+    if (termId >= this.#documentFrequency.length) {
+      const capacity = this.#documentFrequency.length * 2;
+      this.#documentFrequency = grownInt32(this.#documentFrequency, capacity);
+      this.#seenAt = grownInt32(this.#seenAt, capacity);
+      this.#localIndex = grownInt32(this.#localIndex, capacity);
     }
     return termId;
   }
@@ -1091,8 +1122,7 @@ export class ToolIndex {
     } finally {
       this.#pending = undefined;
       this.#built = pending.flush(this.#postings.length, this.#documentFrequency, this.#alive);
-      // Later adds are few: the word and bigram tables are not worth their memory between them.
-      this.#dropBigrams();
+      // Later adds are few: the word table is not worth its memory between them.
       this.#dropWords();
       this.#slotTermsPending = this.#slotCount > 0;
     }
@@ -1208,4 +1238,34 @@ function sameChars(word: string, text: string, start: number): boolean {
     if (word.charCodeAt(at) !== text.charCodeAt(start + at)) return false;
   }
   return true;
+}
+
+/** The first CJK Unified Ideograph, and how many there are in the block (U+4E00..U+9FFF). */
+const HAN_FIRST = 0x4e00;
+const HAN_COUNT = 0x5200;
+
+/** The key of the bigram of two CJK Unified Ideographs: a small integer (at most 0x5200²), never 0. */
+function bigramKey(first: number, second: number): number {
+  return (first - HAN_FIRST) * HAN_COUNT + (second - HAN_FIRST) + 1;
+}
+
+/** The {@link bigramKey} of a term, or 0 when it is not two CJK Unified Ideographs. */
+function bigramKeyOf(term: string): number {
+  if (term.length !== 2) return 0;
+  const first = term.charCodeAt(0);
+  const second = term.charCodeAt(1);
+  return isHanCode(first) && isHanCode(second) ? bigramKey(first, second) : 0;
+}
+
+/** The bigram a {@link bigramKey} stands for. */
+function bigramOf(key: number): string {
+  const index = key - 1;
+  return String.fromCharCode(
+    HAN_FIRST + Math.floor(index / HAN_COUNT),
+    HAN_FIRST + (index % HAN_COUNT),
+  );
+}
+
+function isHanCode(code: number): boolean {
+  return code >= HAN_FIRST && code < HAN_FIRST + HAN_COUNT;
 }
