@@ -12,7 +12,7 @@ import {
 import { FIELD_COUNT } from './tool-index-options';
 
 /** The snapshot layout this code writes and reads; bump it whenever the layout changes. */
-export const SNAPSHOT_FORMAT_VERSION = 2;
+export const SNAPSHOT_FORMAT_VERSION = 3;
 /** "TSIX": marks a tool-search index snapshot. */
 const MAGIC = [0x54, 0x53, 0x49, 0x58] as const;
 /** Magic, format version and header length, 4 bytes each. */
@@ -21,6 +21,12 @@ const PREAMBLE_BYTES = 12;
 const CHECKSUM_BYTES = 4;
 /** Typed arrays start on an 8-byte boundary. */
 const SECTION_ALIGNMENT = 8;
+/**
+ * Description text is checked in blocks of this many bytes, each when a search first returns a
+ * tool described in it: it is half of a typical snapshot and no ranking depends on it.
+ */
+const DESCRIPTION_BLOCK_BYTES = 16_384;
+const DESCRIPTION_BLOCK_WORDS = DESCRIPTION_BLOCK_BYTES / 4;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
@@ -69,6 +75,7 @@ export interface DecodedSnapshot {
   postingOffsets: Uint32Array;
   /** A term's postings, decoded (slots ascending, `FIELD_COUNT` counts each). */
   postingsOf(termId: number): { slots: Int32Array; frequencies: Uint8Array; length: number };
+  /** A tool's description; its block of text is checked on first read (throws `SnapshotError`). */
   description(slot: number): string;
 }
 
@@ -111,6 +118,10 @@ function layoutOf(headerBytes: number, header: Header) {
   const postingByteOffsets = section((header.terms + 1) * 4);
   const postingBytes = section(header.postingBytes);
   const text = section(header.textBytes);
+  const descriptionBlocks = Math.ceil(
+    align(header.descriptionBytes, SECTION_ALIGNMENT) / DESCRIPTION_BLOCK_BYTES,
+  );
+  const descriptionChecksums = section(descriptionBlocks * 4);
   const descriptions = section(header.descriptionBytes);
   return {
     stringCount,
@@ -126,6 +137,8 @@ function layoutOf(headerBytes: number, header: Header) {
     postingByteOffsets,
     postingBytes,
     text,
+    descriptionBlocks,
+    descriptionChecksums,
     descriptions,
     total: offset + CHECKSUM_BYTES,
   };
@@ -194,8 +207,13 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
   put(layout.text, text.bytes);
   put(layout.descriptions, descriptions.bytes);
   const words = new Uint32Array(buffer, 0, (layout.total - CHECKSUM_BYTES) / 4);
+  const checksums = new Uint32Array(buffer, layout.descriptionChecksums, layout.descriptionBlocks);
+  for (let block = 0; block < layout.descriptionBlocks; block++) {
+    checksums[block] = descriptionBlockHash(words, layout.descriptions / 4, block);
+  }
+  // The final checksum covers everything before the description text, block checksums included.
   const scan: Scan = { hash: FNV_OFFSET, failure: undefined };
-  scanPlain(words, 0, words.length, scan);
+  scanPlain(words, 0, layout.descriptions / 4, scan);
   new Uint32Array(buffer, layout.total - CHECKSUM_BYTES, 1)[0] = scan.hash >>> 0;
   return bytes;
 }
@@ -203,9 +221,11 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
 /**
  * Reads a snapshot, checking it before trusting it: the marker, the format version, the header,
  * that the sections fill its length exactly, and, in one pass over the bytes, a checksum over all
- * of them (any one damaged word changes it) together with the bounds of every number the index
- * looks things up by (offsets ascending and within their section, slots and table entries in
- * range), so that even bytes forged with a matching checksum cannot make it read out of bounds.
+ * of them but the description text (any one damaged word changes it) together with the bounds of
+ * every number the index looks things up by (offsets ascending and within their section, slots
+ * and table entries in range), so that even bytes forged with a matching checksum cannot make it
+ * read out of bounds. Description text, which no ranking reads, is checked block by block when
+ * {@link DecodedSnapshot.description} first reads a block, and throws `SnapshotError` then.
  * The bytes are read in place when they are aligned (as a file read into a fresh buffer is), else
  * copied once; either way they must not change afterwards.
  * @throws SnapshotError
@@ -367,14 +387,15 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
       break;
     }
   }
+  const checked = word(layout.descriptions);
   if (scan.failure !== undefined) {
     // A damaged word fails the checksum as well; say so rather than name the section.
     const checksum = new Uint32Array(buffer, byteOffset + input.length - CHECKSUM_BYTES, 1)[0];
     const full: Scan = { hash: FNV_OFFSET, failure: undefined };
-    scanPlain(words, 0, words.length, full);
+    scanPlain(words, 0, checked, full);
     throw corrupt(full.hash >>> 0 === checksum ? scan.failure : 'checksum mismatch');
   }
-  scanPlain(words, at, words.length, scan);
+  scanPlain(words, at, checked, scan);
   if (scan.hash >>> 0 !== new Uint32Array(buffer, byteOffset + input.length - CHECKSUM_BYTES, 1)[0])
     throw corrupt('checksum mismatch');
 
@@ -400,6 +421,23 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
     layout.descriptions,
     layout.descriptions + header.descriptionBytes,
   );
+  const descriptionChecksums = u32(layout.descriptionChecksums, layout.descriptionBlocks);
+  const checkedBlocks = new Uint8Array(layout.descriptionBlocks);
+  /** Checks the blocks holding description bytes `[start, end)`, each once. */
+  const checkDescriptions = (start: number, end: number) => {
+    if (end <= start) return;
+    const last = Math.floor((end - 1) / DESCRIPTION_BLOCK_BYTES);
+    for (let block = Math.floor(start / DESCRIPTION_BLOCK_BYTES); block <= last; block++) {
+      if (checkedBlocks[block] === 1) continue;
+      if (descriptionBlockHash(words, checked, block) !== descriptionChecksums[block]) {
+        throw new SnapshotError(
+          'corrupt',
+          `ToolIndex: the snapshot this index was restored from is damaged (description text, block ${block}); rebuild it`,
+        );
+      }
+      checkedBlocks[block] = 1;
+    }
+  };
   return {
     ranking,
     ids: strings(0, slots, layout.idTable, layout.tableSizes.ids),
@@ -420,11 +458,12 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
         postingOffsets[termId + 1]! - postingOffsets[termId]!,
         slots,
       ),
-    description: (slot) =>
-      decodeString(
-        descriptionBytes.subarray(descriptionOffsets[slot]!, descriptionOffsets[slot + 1]!),
-        descriptionEncoding,
-      ),
+    description: (slot) => {
+      const start = descriptionOffsets[slot]!;
+      const end = descriptionOffsets[slot + 1]!;
+      checkDescriptions(start, end);
+      return decodeString(descriptionBytes.subarray(start, end), descriptionEncoding);
+    },
   };
 }
 
@@ -452,6 +491,14 @@ function scanPlain(words: Uint32Array, from: number, to: number, scan: Scan): vo
     hash = Math.imul(hash ^ words[position]!, FNV_PRIME);
   }
   scan.hash = hash;
+}
+
+/** The checksum of one block of description text (the last block ends with the section). */
+function descriptionBlockHash(words: Uint32Array, firstWord: number, block: number): number {
+  const from = firstWord + block * DESCRIPTION_BLOCK_WORDS;
+  const scan: Scan = { hash: FNV_OFFSET, failure: undefined };
+  scanPlain(words, from, Math.min(from + DESCRIPTION_BLOCK_WORDS, words.length), scan);
+  return scan.hash >>> 0;
 }
 
 function scanBounded(

@@ -75,14 +75,25 @@ function bodyStart(bytes: Uint8Array): number {
 }
 
 /** A snapshot's JSON header. */
-function headerOf(bytes: Uint8Array): { ranking: { segmenter: boolean } } {
+function headerOf(bytes: Uint8Array): {
+  ranking: { segmenter: boolean };
+  descriptionBytes: number;
+} {
   const headerBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true);
   return JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headerBytes)));
 }
 
-/** The snapshot's checksum: 32-bit FNV-1a over every 32-bit word before the last. */
+/** Where the description text starts: it is the last section, before the checksum word. */
+function descriptionStart(bytes: Uint8Array): number {
+  return bytes.length - 4 - Math.ceil(headerOf(bytes).descriptionBytes / 8) * 8;
+}
+
+/**
+ * The snapshot's checksum: 32-bit FNV-1a over every 32-bit word before the description text
+ * (which is checked block by block when read).
+ */
 function checksumOf(bytes: Uint8Array): number {
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4 - 1);
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, descriptionStart(bytes) / 4);
   let hash = 0x811c9dc5;
   for (const word of words) hash = Math.imul(hash ^ word, 0x01000193);
   return hash >>> 0;
@@ -299,7 +310,7 @@ describe('ToolIndex snapshots', () => {
     const bytes = new ToolIndex(tools).toSnapshot();
     const forged = bytes.slice();
     const words = new Uint32Array(forged.buffer);
-    words.fill(0xffff_ffff, bodyStart(forged) / 4, words.length - 1);
+    words.fill(0xffff_ffff, bodyStart(forged) / 4, descriptionStart(forged) / 4);
     words[words.length - 1] = checksumOf(forged);
     expect(() => ToolIndex.fromSnapshot(forged)).toThrow(/damaged or truncated \(bad strings\)/);
   });
@@ -332,12 +343,17 @@ describe('ToolIndex snapshots', () => {
             expect(error).toBeInstanceOf(SnapshotError);
             return;
           }
-          // Whatever it now ranks, it answers.
-          resultsOf(index);
-          index.ids();
-          index.remove('get_weather');
-          index.add({ id: 'added', description: 'weather in a city' });
-          index.toSnapshot();
+          // Whatever it now ranks, it answers, or refuses damaged description text clearly.
+          try {
+            resultsOf(index);
+            index.ids();
+            index.remove('get_weather');
+            index.add({ id: 'added', description: 'weather in a city' });
+            index.toSnapshot();
+          } catch (error) {
+            expect(error).toBeInstanceOf(SnapshotError);
+            expect((error as SnapshotError).message).toMatch(/description text, block \d+/);
+          }
         },
       ),
       { numRuns: 200 },
@@ -346,7 +362,8 @@ describe('ToolIndex snapshots', () => {
 
   it('refuses damaged, truncated and foreign bytes', () => {
     const bytes = new ToolIndex(tools).toSnapshot();
-    for (const at of [12, 40, Math.floor(bytes.length / 2), bytes.length - 20, bytes.length - 1]) {
+    const text = descriptionStart(bytes);
+    for (const at of [12, 40, Math.floor(text / 2), text - 20, text - 1, bytes.length - 1]) {
       expect(reasonOf(() => ToolIndex.fromSnapshot(damaged(bytes, at)))).toBe('corrupt');
     }
     for (const length of [bytes.length - 4, bytes.length - 1, 20]) {
@@ -358,5 +375,37 @@ describe('ToolIndex snapshots', () => {
     );
     expect(reasonOf(() => ToolIndex.fromSnapshot('TSIX' as never))).toBe('format');
     expect(reasonOf(() => ToolIndex.fromSnapshot(undefined as never))).toBe('format');
+  });
+
+  it('checks description text block by block, when a search first returns it', () => {
+    // About 60 kB of descriptions: four blocks of 16 kB.
+    const many = Array.from({ length: 600 }, (_, n) => ({
+      id: `tool_${n}`,
+      description: `Tool number ${n} ${'does something useful with words '.repeat(3)}`,
+    }));
+    const original = new ToolIndex(many);
+    const bytes = original.toSnapshot();
+    // Damage a byte inside the last tool's description, in the last block: restoring reads no
+    // description text, and a hit described in an intact block ranks and reads as before.
+    const at = bytes.length - 4 - 30;
+    const block = Math.floor((at - descriptionStart(bytes)) / 16_384);
+    expect(block).toBeGreaterThan(0);
+    const restored = ToolIndex.fromSnapshot(damaged(bytes, at));
+    expect(restored.search('tool_0', { topK: 1 })).toEqual(original.search('tool_0', { topK: 1 }));
+    let refusal: unknown;
+    try {
+      restored.search('tool_599', { topK: 1 });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(SnapshotError);
+    expect((refusal as SnapshotError).reason).toBe('corrupt');
+    expect((refusal as SnapshotError).message).toMatch(
+      `restored from is damaged (description text, block ${block}); rebuild it`,
+    );
+    // The intact snapshot answers the same search.
+    expect(ToolIndex.fromSnapshot(bytes).search('tool_599', { topK: 1 })).toEqual(
+      original.search('tool_599', { topK: 1 }),
+    );
   });
 });
