@@ -11,7 +11,7 @@
  * Usage: `pnpm bench:speed [--only build,steps,snapshot] [--data a.json,b.json]
  * [--sizes 1000,10000,100000] [--queries 200] [--warmup 50] [--search-budget 120]
  * [--mastra-timeout 300] [--timeout 900] [--step-sizes 1000,10000] [--steps 200]
- * [--step-warmup 20] [--step-warmup-seconds 1] [--step-budget 60] [--snapshot-sizes 10000,100000] [--build-runs 3]`.
+ * [--step-warmup 20] [--step-warmup-seconds 1] [--step-budget 60] [--snapshot-sizes 10000,100000] [--build-runs 5]`.
  * Up to 10,000 tools, build times are the median of `--build-runs` cold processes per ranker.
  * Relative data paths are taken from where the command was started.
  */
@@ -82,7 +82,7 @@ function parseOptions(argv: readonly string[]): Options {
     stepWarmupS: 1,
     stepBudgetS: 60,
     snapshotSizes: [10_000, 100_000],
-    buildRuns: 3,
+    buildRuns: 5,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
