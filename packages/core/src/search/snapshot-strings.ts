@@ -14,10 +14,11 @@ const utf8 = new TextDecoder('utf-8');
 /**
  * 32-bit FNV-1a over UTF-16 code units (Fowler, Noll and Vo): the hash a snapshot's lookup
  * tables are keyed by, computed the same way when they are written and when they are probed.
+ * `start` and `end` hash a part of the text without copying it.
  */
-export function stringHash(text: string): number {
+export function stringHash(text: string, start = 0, end = text.length): number {
   let hash = FNV_OFFSET;
-  for (let position = 0; position < text.length; position++) {
+  for (let position = start; position < end; position++) {
     hash = Math.imul(hash ^ text.charCodeAt(position), FNV_PRIME);
   }
   return hash >>> 0;

@@ -17,6 +17,7 @@ import {
   SnapshotError,
   toIndexOptions,
 } from './snapshot-ranking';
+import { stringHash } from './snapshot-strings';
 import { type TermScanner, type TermSink, type Tokenizer, termScannerOf } from './tokenizer';
 import { forEachSchemaText, type SearchHit, type ToolDescriptor } from './tool-descriptor';
 import { FIELD_COUNT, resolveIndexSettings, type ToolIndexOptions } from './tool-index-options';
@@ -965,10 +966,8 @@ export class ToolIndex {
     end: number,
     analyze: (word: string) => readonly string[],
   ): number {
-    // FNV-1a over the characters (http://www.isthe.com/chongo/tech/comp/fnv/), never 0.
-    let hash = 0x811c9dc5;
-    for (let at = start; at < end; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
-    if (hash === 0) hash = 1;
+    // As a signed 32-bit integer, the table's type; never 0, which marks an empty place.
+    const hash = stringHash(text, start, end) | 0 || 1;
     let hashes = this.#wordHashes;
     let mask = hashes.length - 1;
     let probe = hash & mask;
@@ -979,7 +978,7 @@ export class ToolIndex {
       if (found === hash) {
         const number = this.#wordSlots[probe]! - 1;
         const word = this.#words[number]!;
-        if (word.length === length && sameChars(word, text, start))
+        if (word.length === length && text.startsWith(word, start))
           return this.#wordStarts[number]!;
       }
       probe = (probe + 1) & mask;
@@ -1045,19 +1044,15 @@ export class ToolIndex {
     const oldKeys = this.#bigramKeys;
     const oldTerms = this.#bigramTerms;
     const capacity = Math.max(4096, oldKeys.length * 2);
-    const keys = new Int32Array(capacity);
-    const terms = new Int32Array(capacity);
-    const mask = capacity - 1;
+    this.#bigramKeys = new Int32Array(capacity);
+    this.#bigramTerms = new Int32Array(capacity);
     for (let at = 0; at < oldKeys.length; at++) {
       const key = oldKeys[at]!;
       if (key === 0) continue;
-      let probe = Math.imul(key, 0x9e3779b1) & mask;
-      while (keys[probe] !== 0) probe = (probe + 1) & mask;
-      keys[probe] = key;
-      terms[probe] = oldTerms[at]!;
+      const probe = this.#bigramProbe(key);
+      this.#bigramKeys[probe] = key;
+      this.#bigramTerms[probe] = oldTerms[at]!;
     }
-    this.#bigramKeys = keys;
-    this.#bigramTerms = terms;
   }
 
   /** Makes room for `terms` distinct terms in the tool being added, keeping those counted so far. */
@@ -1230,14 +1225,6 @@ function sortedIndexOf(array: Uint32Array, value: number): number {
     else high = middle - 1;
   }
   return -1;
-}
-
-/** Whether `text` holds `word` at `start` (the caller checked that it fits). */
-function sameChars(word: string, text: string, start: number): boolean {
-  for (let at = 0; at < word.length; at++) {
-    if (word.charCodeAt(at) !== text.charCodeAt(start + at)) return false;
-  }
-  return true;
 }
 
 /** The first CJK Unified Ideograph, and how many there are in the block (U+4E00..U+9FFF). */
