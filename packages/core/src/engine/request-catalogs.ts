@@ -2,7 +2,7 @@ import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { ToolIndexOptions } from '../search/tool-index-options';
 import type { ToolCatalog } from './tool-catalog';
-import { META_TOOL_NAMES } from './types';
+import { RESERVED_TOOL_NAMES } from './types';
 
 /** Requests (and request indexes) kept for reuse: a request's tools repeat across its steps and callers. */
 const MAX_CACHED_REQUESTS = 32;
@@ -137,7 +137,7 @@ export class RequestCatalogs<TTool> {
     };
     const byKey = new Map<string, Described>();
     const searchable: Record<string, TTool> = {};
-    const reserved = META_TOOL_NAMES as readonly string[];
+    const reserved = RESERVED_TOOL_NAMES as readonly string[];
     for (let position = 0; position < walked.keys.length; position++) {
       const key = walked.keys[position]!;
       if (reserved.includes(key)) continue;

@@ -1,5 +1,7 @@
 import type { Searchable } from '../embedding/tool-embeddings';
+import { callLoadedTool } from '../meta-tools/call-tool';
 import { createMetaTools } from '../meta-tools/create-meta-tools';
+import type { CallToolOutcome } from '../meta-tools/meta-tool-schemas';
 import { toolSearchInstructions } from '../meta-tools/meta-tool-texts';
 import type { ToolIndex } from '../search/tool-index';
 import { applyLoadedToolsOperation } from '../state/apply-loaded-tools-operation';
@@ -63,7 +65,25 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     return toolSearchInstructions({
       autoLoad: this.engine.options.autoLoad,
       unloadTool: this.engine.options.unloadTool === true,
+      expose: this.engine.options.expose ?? 'tools',
     });
+  }
+
+  /**
+   * Runs a loaded tool, as `call_tool` does under `expose: 'proxy'`: a tool that is not pinned
+   * or loaded, that the `active` filter denies now, or whose arguments break its input schema is
+   * refused and never runs; otherwise the engine's `runTool` runs it.
+   * @param call - `{ name, arguments }`, as the model sent them to `call_tool`
+   * @param callOptions - the framework's options of this call, handed to `runTool` untouched
+   * @throws what `runTool` throws (the tool's own error); a TypeError without `runTool`
+   */
+  callTool(call: unknown, callOptions?: unknown): Promise<CallToolOutcome> {
+    if (typeof this.engine.options.runTool !== 'function') {
+      return Promise.reject(
+        new TypeError('ToolSearchSession.callTool: the engine has no `runTool` option'),
+      );
+    }
+    return callLoadedTool(this, call, callOptions);
   }
 
   /** Replaces the conversation's tool results (for `storage: 'context'`); call it each step. */
@@ -127,9 +147,15 @@ export class ToolSearchSession<TTool, TContext = unknown> {
    * order, each still known and allowed (`active` phase; under 'context' also `load`, since
    * messages can be forged).
    */
-  async activeTools(): Promise<ActiveTool<TTool>[]> {
+  activeTools(): Promise<ActiveTool<TTool>[]> {
+    return this.#active(true);
+  }
+
+  async #active(withLoaded: boolean): Promise<ActiveTool<TTool>[]> {
     const pinned = new Set(this.engine.options.alwaysLoaded ?? []);
-    const entries = withinBudget(await this.readEntries(), this.engine.options.maxLoadedTools);
+    const entries = withLoaded
+      ? withinBudget(await this.readEntries(), this.engine.options.maxLoadedTools)
+      : [];
     const fromContext = !this.usesStore;
     const candidates: ActiveTool<TTool>[] = [];
     for (const id of pinned) {
@@ -149,6 +175,15 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       ),
     );
     return candidates.filter((_, position) => allowed[position]);
+  }
+
+  /**
+   * The tools to give the model this step besides the meta-tools. Under `expose: 'tools'` the
+   * pinned and loaded ones ({@link activeTools}); under `'proxy'` the pinned ones only, so the
+   * model's tools stay the same through every load (loaded tools are reached by `call_tool`).
+   */
+  offeredTools(): Promise<ActiveTool<TTool>[]> {
+    return this.#active(this.engine.options.expose !== 'proxy');
   }
 
   /**

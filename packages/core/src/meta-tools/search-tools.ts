@@ -9,6 +9,7 @@ import {
   searchToolsInput,
 } from './meta-tool-schemas';
 import { truncateDescription } from './meta-tool-texts';
+import { toolDefinitions } from './tool-definitions';
 
 /** A query is echoed back to the model cut to this length. */
 const MAX_ECHOED_QUERY = 80;
@@ -133,12 +134,15 @@ export async function searchTools<TTool, TContext>(
   const evicted = new Set(outcome.evicted);
   const loaded = results.map((result) => result.name).filter((name) => !evicted.has(name));
   const already = outcome.alreadyLoaded.filter((name) => !evicted.has(name));
+  const proxy = session.engine.options.expose === 'proxy';
   return {
     results,
     activation: { type: AUTO_LOAD_ACTIVATION_TYPE, version: AUTO_LOAD_ACTIVATION_VERSION, loaded },
     ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
+    // Under proxy the loaded tools never join the model's tools: their definitions come here.
+    ...(proxy && { tools: toolDefinitions(session, loaded) }),
     message:
-      `Found and loaded ${loaded.length} tool(s): ${loaded.join(', ')}. Call them directly from your next step.` +
+      `Found and loaded ${loaded.length} tool(s): ${loaded.join(', ')}. ${proxy ? 'Run them with call_tool, as their input schemas in tools describe.' : 'Call them directly from your next step.'}` +
       (already.length > 0 ? ` These were already loaded: ${already.join(', ')}.` : '') +
       evictionNote(outcome.evicted),
   };
