@@ -1,6 +1,15 @@
 import type { ToolSearchSession } from '../engine/tool-search-session';
+import { CALL_TOOL_NAME } from '../engine/types';
 import { checkArguments } from './argument-check';
 import { echoName } from './echo-name';
+import { inputProblem } from './input-problem';
+
+/** What each argument of `call_tool` takes, for the answer to a malformed call. */
+const CALL_TOOL_ARGUMENTS = {
+  name: 'the exact name of a loaded tool (a string)',
+  arguments: "an object of that tool's parameters, or left out when it takes none",
+};
+
 import { type CallToolOutcome, type CallToolRefusal, callToolInput } from './meta-tool-schemas';
 
 /**
@@ -19,11 +28,7 @@ export async function callLoadedTool<TTool, TContext>(
 ): Promise<CallToolOutcome> {
   const parsed = callToolInput.safeParse(input);
   if (!parsed.success) {
-    const fields = input as { name?: unknown } | null | undefined;
-    const argument = typeof fields?.name === 'string' ? '"arguments"' : '"name"';
-    return refuse(
-      `call_tool's ${argument} is not valid: give "name", the exact name of a loaded tool (a string), and "arguments", an object of that tool's parameters.`,
-    );
+    return refuse(inputProblem(CALL_TOOL_NAME, CALL_TOOL_ARGUMENTS, parsed.error, input));
   }
   const { name } = parsed.data;
   const args = parsed.data.arguments ?? {};

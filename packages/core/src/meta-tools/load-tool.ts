@@ -1,12 +1,19 @@
 import { suggestNames } from '../engine/suggest';
 import type { ToolSearchSession } from '../engine/tool-search-session';
 import { echoName } from './echo-name';
+import { inputProblem } from './input-problem';
 import { evictionNote, loadNames } from './load-names';
 import { type LoadToolOutput, loadToolInput } from './meta-tool-schemas';
 import { toolDefinitions } from './tool-definitions';
 
 /** Names one `load_tool` call may ask for; more is a malformed call, not a real need. */
 const MAX_NAMES_PER_LOAD = 50;
+
+/** What each argument of `load_tool` takes, for the answer to a malformed call. */
+const LOAD_TOOL_ARGUMENTS = {
+  toolName: 'one exact tool name from search results (a string)',
+  toolNames: `an array of up to ${MAX_NAMES_PER_LOAD} exact tool names (strings)`,
+};
 
 /**
  * Executes `load_tool` for a session, answering in Mastra's result shapes and phrases (`loaded
@@ -42,8 +49,13 @@ async function loadToolOutput<TTool, TContext>(
   const callAgain = proxy ? 'Run it with call_tool.' : 'Call it directly.';
   const callThem = proxy ? 'run them with call_tool' : 'call them from your next step';
   const parsed = loadToolInput.safeParse(input);
-  const toolName = parsed.success ? parsed.data.toolName : undefined;
-  const toolNames = parsed.success ? parsed.data.toolNames : undefined;
+  if (!parsed.success) {
+    return {
+      success: false,
+      message: inputProblem('load_tool', LOAD_TOOL_ARGUMENTS, parsed.error, input),
+    };
+  }
+  const { toolName, toolNames } = parsed.data;
   const names = [...new Set([...(toolNames ?? []), ...(toolName ? [toolName] : [])])];
   if (names.length === 0) {
     return {

@@ -3,12 +3,21 @@ import type { ToolDefinition } from '../engine/types';
 import type { AutoLoadActivation } from '../state/context-state';
 import type { ArgumentProblem } from './argument-check';
 
+/** The most results one `search_tools` call may ask for. */
+export const MAX_SEARCH_LIMIT = 50;
+
 /** Input of `search_tools`. */
 export const searchToolsInput = z.object({
   query: z
     .string()
     .describe('Keywords or a tool name, e.g. "weather forecast", "create github issue"'),
-  limit: z.number().int().min(1).max(50).optional().describe('How many results to return at most'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_LIMIT)
+    .optional()
+    .describe('How many results to return at most'),
 });
 /** What the model passes to `search_tools`. */
 export type SearchToolsInput = z.infer<typeof searchToolsInput>;
@@ -27,6 +36,8 @@ export interface SearchToolsResult {
 export interface SearchToolsOutput {
   results: SearchToolsResult[];
   message: string;
+  /** `false` when the call itself was malformed (the message names the argument); else absent. */
+  success?: false;
   /**
    * Under autoLoad: the receipt of the tools this search left loaded (new or already loaded),
    * which is what `storage: 'context'` replays; a search without it loaded nothing.

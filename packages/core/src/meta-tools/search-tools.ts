@@ -2,14 +2,22 @@ import type { ToolSearchSession } from '../engine/tool-search-session';
 import { searchIndexes } from '../search/search-indexes';
 import { AUTO_LOAD_ACTIVATION_TYPE, AUTO_LOAD_ACTIVATION_VERSION } from '../state/context-state';
 import { fusedRanker } from './fused-ranking';
+import { inputProblem } from './input-problem';
 import { evictionNote, loadNames } from './load-names';
 import {
+  MAX_SEARCH_LIMIT,
   type SearchToolsOutput,
   type SearchToolsResult,
   searchToolsInput,
 } from './meta-tool-schemas';
 import { truncateDescription } from './meta-tool-texts';
 import { toolDefinitions } from './tool-definitions';
+
+/** What each argument of `search_tools` takes, for the answer to a malformed call. */
+const SEARCH_TOOLS_ARGUMENTS = {
+  query: 'a few keywords describing the task, or a tool name (a string)',
+  limit: `a whole number from 1 to ${MAX_SEARCH_LIMIT}, or left out`,
+};
 
 /** A query is echoed back to the model cut to this length. */
 const MAX_ECHOED_QUERY = 80;
@@ -81,7 +89,8 @@ export async function searchTools<TTool, TContext>(
   if (!parsed.success) {
     return {
       results: [],
-      message: 'search_tools needs a "query": a few keywords describing the task or a tool name.',
+      success: false,
+      message: inputProblem('search_tools', SEARCH_TOOLS_ARGUMENTS, parsed.error, input),
     };
   }
   const query = parsed.data.query;
