@@ -2,7 +2,11 @@ import { type CallToolResult, ProtocolError, type Tool } from '@modelcontextprot
 import type { ActiveTool, ToolSearchEngine, ToolSearchSession } from 'tool-search-core';
 import type { ExposeMode, ToolSearchConfig } from '../config/gateway-config';
 import { type UpstreamCallOptions, UpstreamError } from '../upstream/upstream-connection';
-import type { GatewayTool, UpstreamManager } from '../upstream/upstream-manager';
+import type {
+  GatewayTool,
+  UnsearchableServer,
+  UpstreamManager,
+} from '../upstream/upstream-manager';
 import { isNestedDeeperThan, MAX_ARGUMENT_DEPTH } from './argument-depth';
 import { echo, errorResult, isPlainObject } from './gateway-text';
 import { CALL_TOOL_NAME } from './gateway-tool-definitions';
@@ -46,6 +50,8 @@ export class ToolCalls {
   async call(request: ToolCallRequest): Promise<CallToolResult> {
     const { threadId, name, args, expose } = request;
     const engine = this.#host.engine;
+    // Taken in the same turn as the engine: the servers missing from the catalog it searches.
+    const missing = this.#host.upstreams.unsearchable();
     const session = engine.createSession({ threadId });
     const metaTool = session.metaTools.find((tool) => tool.name === name);
     if (metaTool) {
@@ -53,7 +59,7 @@ export class ToolCalls {
       const before = expose === 'tools' ? await session.activeTools() : [];
       const output = (await metaTool.execute(args ?? {})) as Record<string, unknown>;
       if (expose === 'proxy' && name === 'load_tool') output.tools = this.#loadedSchemas(output);
-      if (name === 'search_tools') this.#noteUnsearchable(output);
+      if (name === 'search_tools') noteUnsearchable(output, missing);
       if (expose === 'tools') {
         // A new session only if the catalog changed meanwhile: the list is then the new engine's.
         const current = this.#host.engine;
@@ -123,28 +129,6 @@ export class ToolCalls {
     return `Tool "${shown}" is not loaded. ${how}, ${then}.`;
   }
 
-  /**
-   * While some servers are still starting (or failed without a cached list), a search answers
-   * from the others and names them, so the model knows the catalog is not whole yet.
-   */
-  #noteUnsearchable(output: Record<string, unknown>): void {
-    const missing = this.#host.upstreams.unsearchable();
-    if (missing.length === 0) return;
-    const starting = missing
-      .filter((entry) => entry.reason === 'starting')
-      .map(({ server }) => server);
-    const failed = missing.filter((entry) => entry.reason === 'failed').map(({ server }) => server);
-    output.notSearchable = missing.map(({ server }) => server);
-    const parts: string[] = [];
-    if (starting.length > 0)
-      parts.push(
-        `still starting, so not searched yet: ${starting.join(', ')} (search again shortly to include them)`,
-      );
-    if (failed.length > 0) parts.push(`could not be started: ${failed.join(', ')}`);
-    const note = `Servers ${parts.join('; ')}.`;
-    output.message = typeof output.message === 'string' ? `${output.message} ${note}` : note;
-  }
-
   /** Under proxy: the definitions of the tools a `load_tool` call made available. */
   #loadedSchemas(
     output: Record<string, unknown>,
@@ -163,6 +147,28 @@ export class ToolCalls {
       return [{ name, ...(description !== undefined && { description }), inputSchema }];
     });
   }
+}
+
+/**
+ * While some servers are still starting (or failed without a cached list), a search answers
+ * from the others and names them, so the model knows the catalog is not whole yet.
+ */
+function noteUnsearchable(
+  output: Record<string, unknown>,
+  missing: readonly UnsearchableServer[],
+): void {
+  if (missing.length === 0) return;
+  const starting = missing.filter((entry) => entry.reason === 'starting').map(({ server }) => server);
+  const failed = missing.filter((entry) => entry.reason === 'failed').map(({ server }) => server);
+  output.notSearchable = missing.map(({ server }) => server);
+  const parts: string[] = [];
+  if (starting.length > 0)
+    parts.push(
+      `still starting, so not searched yet: ${starting.join(', ')} (search again shortly to include them)`,
+    );
+  if (failed.length > 0) parts.push(`could not be started: ${failed.join(', ')}`);
+  const note = `Servers ${parts.join('; ')}.`;
+  output.message = typeof output.message === 'string' ? `${output.message} ${note}` : note;
 }
 
 /** Whether two lists name the same tools in the same order. */

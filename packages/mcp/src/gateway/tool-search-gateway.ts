@@ -218,9 +218,11 @@ export class ToolSearchGateway {
    * Resolves once the first starts are over, or after `startWait` ms: requests then answer from
    * the upstreams that have started, and searches name the others.
    */
-  waitForStart(): Promise<void> {
-    if (this.#started) return Promise.resolve();
-    return new Promise<void>((resolve) => {
+  async waitForStart(): Promise<void> {
+    if (this.#started) return;
+    // Cached tool lists are a few files away: always worth waiting for.
+    await this.upstreams.cachedToolsRead();
+    await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, this.#startWait);
       timer.unref?.();
       void this.#ready.then(() => {

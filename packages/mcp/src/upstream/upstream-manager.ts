@@ -106,6 +106,8 @@ export class UpstreamManager {
   #tools: GatewayTool[] = [];
   #byName = new Map<string, GatewayTool>();
   #started: Promise<void> | undefined;
+  /** Resolves once the cached manifests have been read (their tools are then in `tools`). */
+  #cacheRead: Promise<void> | undefined;
   /** Cache writes in flight: `close()` waits for them, so a short-lived caller leaves complete files. */
   readonly #writes = new Set<Promise<void>>();
   /** Set once every upstream has a manifest or has failed its first start. */
@@ -159,6 +161,15 @@ export class UpstreamManager {
   start(): Promise<void> {
     this.#started ??= this.#start();
     return this.#started;
+  }
+
+  /**
+   * Resolves once `start()` has read the cached manifests (a few files, read at once), so their
+   * tools are searchable; the upstreams without one may still be starting.
+   */
+  cachedToolsRead(): Promise<void> {
+    void this.start();
+    return this.#cacheRead!;
   }
 
   /**
@@ -245,8 +256,21 @@ export class UpstreamManager {
   }
 
   async #start(): Promise<void> {
-    // Cached lists first, all together: the catalog they make is searchable at once, and its
-    // names are given in config order, as on every warm start.
+    this.#cacheRead = this.#readCache();
+    await this.#cacheRead;
+    await Promise.all(
+      this.#connections
+        .filter((connection) => !this.#manifests.has(connection.name))
+        .map((connection) => connection.connect().catch(() => undefined)),
+    );
+    this.#settled = true;
+  }
+
+  /**
+   * Cached lists first, all together: the catalog they make is searchable at once, and its names
+   * are given in config order, as on every warm start.
+   */
+  async #readCache(): Promise<void> {
     const cached = await Promise.all(
       this.#connections.map((connection) => this.#cache?.read(connection.config)),
     );
@@ -257,12 +281,6 @@ export class UpstreamManager {
       this.#fromCache.add(connection.name);
     });
     this.#rebuildAndNotify();
-    await Promise.all(
-      this.#connections
-        .filter((connection) => !this.#manifests.has(connection.name))
-        .map((connection) => connection.connect().catch(() => undefined)),
-    );
-    this.#settled = true;
   }
 
   #received(name: string, config: UpstreamConfig, tools: Tool[]): void {
