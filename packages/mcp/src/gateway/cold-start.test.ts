@@ -50,8 +50,14 @@ const DOMAINS = [
 ];
 
 /** A catalog like a benchmark's: each server one domain, each tool a verb on an object. */
-function catalog(): Map<string, { name: string; description: string; inputSchema: Record<string, unknown> }[]> {
-  const servers = new Map<string, { name: string; description: string; inputSchema: Record<string, unknown> }[]>();
+function catalog(): Map<
+  string,
+  { name: string; description: string; inputSchema: Record<string, unknown> }[]
+> {
+  const servers = new Map<
+    string,
+    { name: string; description: string; inputSchema: Record<string, unknown> }[]
+  >();
   for (let server = 0; server < SERVERS; server++) {
     const domain = DOMAINS[server % DOMAINS.length]!;
     const tools = Array.from({ length: TOOLS_PER_SERVER }, (_, index) => {

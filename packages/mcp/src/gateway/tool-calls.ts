@@ -158,7 +158,9 @@ function noteUnsearchable(
   missing: readonly UnsearchableServer[],
 ): void {
   if (missing.length === 0) return;
-  const starting = missing.filter((entry) => entry.reason === 'starting').map(({ server }) => server);
+  const starting = missing
+    .filter((entry) => entry.reason === 'starting')
+    .map(({ server }) => server);
   const failed = missing.filter((entry) => entry.reason === 'failed').map(({ server }) => server);
   output.notSearchable = missing.map(({ server }) => server);
   const parts: string[] = [];
