@@ -55,7 +55,7 @@ describe('progress and cancellation', () => {
   it("relays the upstream's progress under the client's own token", async () => {
     const { client } = await start({ up: fixture() });
     await callTool(client, 'load_tool', { toolName: 'up__slow' });
-    const progress: { progress: number; total?: number }[] = [];
+    const progress: { progress: number; total?: number | undefined }[] = [];
     const result = await client.request(
       { method: 'tools/call', params: { name: 'up__slow', arguments: { steps: 4 } } },
       { onprogress: (update) => progress.push(update) },
