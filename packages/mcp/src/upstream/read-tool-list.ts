@@ -50,11 +50,20 @@ export async function readToolList(
   let cursor: string | undefined;
   let bytes = 0;
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const result = await client.request(
-      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-      PAGE_SCHEMA,
-      { timeout: options.timeout },
-    );
+    const request = {
+      method: 'tools/list' as const,
+      params: cursor === undefined ? {} : { cursor },
+    };
+    let result: { tools: unknown[]; nextCursor?: string | undefined };
+    try {
+      // The SDK's own validation of the whole page first: fast, and right for nearly every server.
+      result = await client.request(request, { timeout: options.timeout });
+    } catch (error) {
+      // A page it cannot validate (one bad or 1,000-level-deep tool overflows it) is read again
+      // loosely, and each tool is checked on its own below.
+      if (!isValidationFailure(error)) throw error;
+      result = await client.request(request, PAGE_SCHEMA, { timeout: options.timeout });
+    }
     for (const item of result.tools) {
       const size = jsonSize(item);
       bytes += size ?? 0;
@@ -71,6 +80,13 @@ export async function readToolList(
     if (cursor === undefined) return { tools, rejected, truncated: false };
   }
   return { tools, rejected, truncated: true };
+}
+
+/** Whether a failed request failed on the answer's shape (not on the connection or the clock). */
+function isValidationFailure(error: unknown): boolean {
+  if (error instanceof RangeError) return true;
+  const text = error instanceof Error ? `${error.name} ${error.message}` : '';
+  return /invalid|validat|schema|expected/i.test(text) && !/timed out|closed/i.test(text);
 }
 
 /** Why a listed item is not a tool the gateway can offer, or `undefined` when it is one. */
