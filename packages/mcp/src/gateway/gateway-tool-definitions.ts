@@ -40,6 +40,11 @@ const SEARCH_TOOLS_OUTPUT_SCHEMA: Tool['outputSchema'] = {
         required: ['name', 'description', 'score'],
       },
     },
+    notSearchable: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Servers whose tools were not searched (still starting, or failed to start)',
+    },
   },
   required: ['results'],
 };
