@@ -325,6 +325,29 @@ describe("expose: 'proxy'", () => {
     expect(runs[0]?.tool).toBe(own);
   });
 
+  it('lets one engine serve proxy and tools sessions side by side', async () => {
+    const { engine, runs } = proxyEngine({ expose: 'tools' });
+    const plain = engine.createSession({ threadId: 't1' });
+    const proxied = engine.createSession({ threadId: 't1', expose: 'proxy' });
+    expect(plain.metaTools.map((tool) => tool.name)).toEqual(['search_tools', 'load_tool']);
+    expect(proxied.metaTools.map((tool) => tool.name)).toEqual([
+      'search_tools',
+      'load_tool',
+      'call_tool',
+    ]);
+    expect((await load(plain, { toolName: 'get_weather' })).tools).toBeUndefined();
+    expect((await load(proxied, { toolName: 'get_weather' })).tools).toHaveLength(1);
+    expect((await plain.offeredTools()).map((tool) => tool.id)).toEqual(['get_weather']);
+    expect(await proxied.offeredTools()).toEqual([]);
+    await call(proxied, { name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(runs).toHaveLength(1);
+    const withoutRunner = createToolSearchEngine({
+      tools: catalog,
+      describe: (tool, key) => ({ id: key, description: tool.description }),
+    });
+    expect(() => withoutRunner.createSession({ expose: 'proxy' })).toThrow(/runTool/);
+  });
+
   it('is refused without runTool, and a catalog tool may not be named call_tool', () => {
     expect(() =>
       createToolSearchEngine({

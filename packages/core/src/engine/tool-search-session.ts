@@ -19,6 +19,7 @@ import type { ToolSearchEngine } from './tool-search-engine';
 import type {
   ActiveTool,
   DenialReason,
+  ExposeMode,
   FilterPhase,
   MetaTool,
   SessionInit,
@@ -35,6 +36,8 @@ import type {
 export class ToolSearchSession<TTool, TContext = unknown> {
   readonly threadId: string | undefined;
   readonly requestContext: TContext | undefined;
+  /** How loaded tools reach the model in this request: the engine's `expose`, unless overridden. */
+  readonly expose: ExposeMode;
   /** The meta-tools to offer this step: `search_tools`, then `load_tool` and `unload_tool` when enabled. */
   readonly metaTools: MetaTool[];
   /** The engine this session belongs to (its options, catalog and index). */
@@ -55,6 +58,15 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     this.threadId =
       typeof init.threadId === 'string' && init.threadId !== '' ? init.threadId : undefined;
     this.requestContext = init.requestContext;
+    this.expose = init.expose ?? engine.options.expose;
+    if (this.expose !== 'tools' && this.expose !== 'proxy')
+      throw new TypeError(
+        `ToolSearchSession: expose must be 'tools' or 'proxy', got ${JSON.stringify(this.expose)}`,
+      );
+    if (this.expose === 'proxy' && typeof engine.options.runTool !== 'function')
+      throw new TypeError(
+        "ToolSearchSession: expose: 'proxy' needs the engine's `runTool`, which call_tool runs loaded tools with",
+      );
     this.#resolved = resolvedOf(engine, init.resolvedTools);
     this.#derived = this.#derive(init.toolResults ?? []);
     this.metaTools = createMetaTools(this);
@@ -65,7 +77,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     return toolSearchInstructions({
       autoLoad: this.engine.options.autoLoad,
       unloadTool: this.engine.options.unloadTool === true,
-      expose: this.engine.options.expose ?? 'tools',
+      expose: this.expose,
     });
   }
 
@@ -183,7 +195,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
    * model's tools stay the same through every load (loaded tools are reached by `call_tool`).
    */
   offeredTools(): Promise<ActiveTool<TTool>[]> {
-    return this.#active(this.engine.options.expose !== 'proxy');
+    return this.#active(this.expose !== 'proxy');
   }
 
   /**

@@ -225,6 +225,12 @@ export interface SessionInit<TTool, TContext> {
   resolvedTools?: Readonly<Record<string, TTool>> | ResolvedTools<TTool> | undefined;
   /** The conversation's tool results so far, for `storage: 'context'`. */
   toolResults?: Iterable<ToolResultRecord> | undefined;
+  /**
+   * How this request's loaded tools reach the model, when it differs from the engine's `expose`
+   * (one engine serving clients of both kinds, as the MCP gateway does). `'proxy'` needs the
+   * engine's `runTool`.
+   */
+  expose?: ExposeMode | undefined;
 }
 
 /** A meta-tool, framework-neutral: adapters wrap it in their framework's tool type. */

@@ -28,7 +28,8 @@ import { unloadTools } from './unload-tool';
 export function createMetaTools<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
 ): MetaTool[] {
-  const { autoLoad, unloadTool, expose = 'tools' } = session.engine.options;
+  const { autoLoad, unloadTool } = session.engine.options;
+  const { expose } = session;
   const proxy = expose === 'proxy';
   const tools: MetaTool[] = [
     {

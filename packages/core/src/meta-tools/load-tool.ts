@@ -24,7 +24,7 @@ export async function loadTool<TTool, TContext>(
   input: unknown,
 ): Promise<LoadToolOutput> {
   const output = await loadToolOutput(session, input);
-  if (session.engine.options.expose !== 'proxy') return output;
+  if (session.expose !== 'proxy') return output;
   // Under proxy the loaded tools never join the model's tools: their definitions come back here,
   // at the end of the conversation, where they leave the cached prompt prefix alone.
   const ids = [
@@ -42,7 +42,7 @@ async function loadToolOutput<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
   input: unknown,
 ): Promise<LoadToolOutput> {
-  const proxy = session.engine.options.expose === 'proxy';
+  const proxy = session.expose === 'proxy';
   const callIt = proxy
     ? 'Run it with call_tool, as its inputSchema in tools describes.'
     : 'Call it from your next step.';

@@ -143,7 +143,7 @@ export async function searchTools<TTool, TContext>(
   const evicted = new Set(outcome.evicted);
   const loaded = results.map((result) => result.name).filter((name) => !evicted.has(name));
   const already = outcome.alreadyLoaded.filter((name) => !evicted.has(name));
-  const proxy = session.engine.options.expose === 'proxy';
+  const proxy = session.expose === 'proxy';
   return {
     results,
     activation: { type: AUTO_LOAD_ACTIVATION_TYPE, version: AUTO_LOAD_ACTIVATION_VERSION, loaded },

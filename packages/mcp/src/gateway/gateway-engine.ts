@@ -3,6 +3,7 @@ import {
   type EmbedFunction,
   type FusionSettings,
   type LoadedToolsStore,
+  type ToolRun,
   type ToolSearchEngine,
   toToolRecord,
 } from 'tool-search-core';
@@ -13,6 +14,8 @@ import { errorText } from './gateway-text';
 /** What the gateway's engine is built from, besides the tools. */
 export interface GatewayEngineSettings {
   toolSearch: ToolSearchConfig;
+  /** Runs a loaded tool for `call_tool`: the gateway's one way upstream. */
+  runTool: (run: ToolRun<GatewayTool>) => Promise<unknown>;
   store: LoadedToolsStore;
   embed: EmbedFunction | undefined;
   fusion: FusionSettings | undefined;
@@ -31,7 +34,7 @@ export function buildGatewayEngine(
     previous: ToolSearchEngine<GatewayTool> | undefined;
   },
 ): ToolSearchEngine<GatewayTool> {
-  const { toolSearch, store, embed, fusion, log } = settings;
+  const { toolSearch, store, embed, fusion, log, runTool } = settings;
   const names = new Set(tools.map((tool) => tool.name));
   const pinned = toolSearch.alwaysLoaded ?? [];
   for (const name of pinned) {
@@ -52,6 +55,9 @@ export function buildGatewayEngine(
       ...(autoLoad !== undefined && { autoLoad }),
     },
     storage: store,
+    // Each session says how its client sees loaded tools (revision 2026-07-28 clients: proxy).
+    expose: toolSearch.expose ?? 'tools',
+    runTool,
     alwaysLoaded: pinned.filter((name) => names.has(name)),
     ...(maxLoadedTools !== undefined && { maxLoadedTools }),
     ...(unloadTool !== undefined && { unloadTool }),

@@ -70,8 +70,8 @@ describe('revision 2026-07-28 over HTTP', () => {
     expect(tools.map((tool) => tool.name)).toEqual([
       'search_tools',
       'load_tool',
-      'unload_tool',
       'call_tool',
+      'unload_tool',
     ]);
     for (const tool of tools) {
       const properties = Object.keys((tool.inputSchema.properties ?? {}) as object);

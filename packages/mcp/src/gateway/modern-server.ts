@@ -10,7 +10,7 @@ import type { ToolSearchConfig } from '../config/gateway-config';
 import type { GatewayTool } from '../upstream/upstream-manager';
 import { forwardOptionsOf } from './forward-options';
 import { echo, errorResult, oneLine } from './gateway-text';
-import { CALL_TOOL_DEFINITION, toMcpDefinition } from './gateway-tool-definitions';
+import { toMcpDefinition } from './gateway-tool-definitions';
 import { SessionHandles } from './session-handles';
 import type { ToolCalls } from './tool-calls';
 
@@ -55,20 +55,24 @@ export function createModernServer(host: ModernServerHost, threadId?: string): S
     : '';
   const server = new Server(host.serverInfo, {
     capabilities: { tools: {} },
-    instructions: `${toolSearchInstructions({ autoLoad, unloadTool })} Call loaded tools through call_tool with their exact name and arguments.${handleNote}`,
+    instructions: `${toolSearchInstructions({ autoLoad, unloadTool, expose: 'proxy' })}${handleNote}`,
   });
   server.onerror = (error) => host.log(`2026-07-28 request: ${oneLine(error)}`);
   server.setRequestHandler('tools/list', async () => {
     await host.waitForStart();
     // Pins only: a listing thread that is never written.
-    const session = host.engine.createSession({ threadId: `list:${randomUUID()}` });
-    const metaTools = session.metaTools.map(toMcpDefinition);
-    const tools: Tool[] = [...metaTools, CALL_TOOL_DEFINITION].map((tool) =>
-      usesHandles && (STATEFUL.has(tool.name) || (autoLoad && tool.name === 'search_tools'))
-        ? withSessionArgument(tool)
-        : tool,
-    );
-    for (const active of await session.activeTools())
+    const session = host.engine.createSession({
+      threadId: `list:${randomUUID()}`,
+      expose: 'proxy',
+    });
+    const tools: Tool[] = session.metaTools
+      .map(toMcpDefinition)
+      .map((tool) =>
+        usesHandles && (STATEFUL.has(tool.name) || (autoLoad && tool.name === 'search_tools'))
+          ? withSessionArgument(tool)
+          : tool,
+      );
+    for (const active of await session.offeredTools())
       tools.push({ ...active.tool.definition, name: active.id });
     return { tools };
   });

@@ -1,5 +1,12 @@
-import { type CallToolResult, ProtocolError, type Tool } from '@modelcontextprotocol/server';
-import type { ActiveTool, ToolSearchEngine, ToolSearchSession } from 'tool-search-core';
+import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
+import {
+  type ActiveTool,
+  CALL_TOOL_NAME,
+  type CallToolOutcome,
+  type ToolRun,
+  type ToolSearchEngine,
+  type ToolSearchSession,
+} from 'tool-search-core';
 import type { ExposeMode, ToolSearchConfig } from '../config/gateway-config';
 import { type UpstreamCallOptions, UpstreamError } from '../upstream/upstream-connection';
 import type {
@@ -8,8 +15,8 @@ import type {
   UpstreamManager,
 } from '../upstream/upstream-manager';
 import { isNestedDeeperThan, MAX_ARGUMENT_DEPTH } from './argument-depth';
-import { echo, errorResult, isPlainObject } from './gateway-text';
-import { CALL_TOOL_NAME } from './gateway-tool-definitions';
+import type { ForwardOptions } from './forward-options';
+import { echo, errorResult } from './gateway-text';
 
 /** What {@link ToolCalls} reads from the gateway. */
 export interface ToolCallsHost {
@@ -30,7 +37,7 @@ export interface ToolCallRequest {
   /** How this session's client sees loaded tools. */
   expose: ExposeMode;
   /** The caller's cancellation and progress, handed to the upstream with a forwarded call. */
-  forward: UpstreamCallOptions;
+  forward: ForwardOptions;
   /** Called when a meta-tool changed the thread's `tools/list` (under `tools` only). */
   onListChanged: () => Promise<void>;
 }
@@ -52,13 +59,14 @@ export class ToolCalls {
     const engine = this.#host.engine;
     // Taken in the same turn as the engine: the servers missing from the catalog it searches.
     const missing = this.#host.upstreams.unsearchable();
-    const session = engine.createSession({ threadId });
+    const session = engine.createSession({ threadId, expose });
+    if (name === CALL_TOOL_NAME && expose === 'proxy')
+      return this.#callThroughProxy(session, args, request);
     const metaTool = session.metaTools.find((tool) => tool.name === name);
     if (metaTool) {
       if (name === 'search_tools') this.#host.upstreams.retryMissing();
       const before = expose === 'tools' ? await session.activeTools() : [];
       const output = (await metaTool.execute(args ?? {})) as Record<string, unknown>;
-      if (expose === 'proxy' && name === 'load_tool') output.tools = this.#loadedSchemas(output);
       if (name === 'search_tools') noteUnsearchable(output, missing);
       if (expose === 'tools') {
         // A new session only if the catalog changed meanwhile: the list is then the new engine's.
@@ -72,22 +80,51 @@ export class ToolCalls {
         ...(output.success === false && { isError: true }),
       };
     }
-    if (expose === 'proxy' && name === CALL_TOOL_NAME) {
-      const target = args?.name;
-      const targetArgs = args?.arguments;
-      if (typeof target !== 'string' || (targetArgs !== undefined && !isPlainObject(targetArgs))) {
-        return errorResult(
-          'call_tool needs "name" (the exact name of a loaded tool) and "arguments" (an object).',
-        );
-      }
-      return this.#forward(
-        session,
-        target,
-        targetArgs as Record<string, unknown> | undefined,
-        request,
+    return this.#forward(session, name, args, request);
+  }
+
+  /**
+   * Runs a loaded tool for the core's `call_tool` (the engine's `runTool`): the session has
+   * checked that it is loaded, allowed and given arguments that match its schema.
+   */
+  runTool(run: ToolRun<GatewayTool>): Promise<CallToolResult> {
+    return this.#host.upstreams.callTool(
+      run.id,
+      run.arguments,
+      run.callOptions as UpstreamCallOptions | undefined,
+    );
+  }
+
+  /** `call_tool` under proxy: the core checks the call, `runTool` forwards it. */
+  async #callThroughProxy(
+    session: ToolSearchSession<GatewayTool>,
+    args: Record<string, unknown> | undefined,
+    request: ToolCallRequest,
+  ): Promise<CallToolResult> {
+    if (isNestedDeeperThan(args?.arguments, MAX_ARGUMENT_DEPTH)) {
+      return errorResult(
+        `The arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, which no tool takes; the call was not sent.`,
       );
     }
-    return this.#forward(session, name, args, request);
+    let outcome: CallToolOutcome;
+    try {
+      outcome = await session.callTool(args ?? {}, request.forward);
+      await request.forward.drained();
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      if (error instanceof UpstreamError) return errorResult(error.message);
+      throw error;
+    }
+    if (outcome.status === 'ran') return outcome.result as CallToolResult;
+    const { output } = outcome;
+    const target = typeof args?.name === 'string' ? args.name : undefined;
+    const vanished = target !== undefined && this.#host.vanishedFrom(target) !== undefined;
+    const message = vanished ? this.#notLoadedMessage(target, 'proxy') : output.message;
+    return {
+      content: [{ type: 'text', text: message }],
+      structuredContent: { ...output, message },
+      isError: true,
+    };
   }
 
   /**
@@ -98,7 +135,7 @@ export class ToolCalls {
     session: ToolSearchSession<GatewayTool>,
     name: string,
     args: Record<string, unknown> | undefined,
-    options: { expose: ExposeMode; forward: UpstreamCallOptions },
+    options: { expose: ExposeMode; forward: ForwardOptions },
   ): Promise<CallToolResult> {
     if (!(await session.isActive(name)))
       return errorResult(this.#notLoadedMessage(name, options.expose));
@@ -108,7 +145,9 @@ export class ToolCalls {
       );
     }
     try {
-      return await this.#host.upstreams.callTool(name, args, options.forward);
+      const result = await this.#host.upstreams.callTool(name, args, options.forward);
+      await options.forward.drained();
+      return result;
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       if (error instanceof UpstreamError) return errorResult(error.message);
@@ -127,25 +166,6 @@ export class ToolCalls {
       : 'Call search_tools with what you want to do, then load_tool with the exact name it returns';
     const then = expose === 'proxy' ? 'then call it through call_tool' : 'then call the tool';
     return `Tool "${shown}" is not loaded. ${how}, ${then}.`;
-  }
-
-  /** Under proxy: the definitions of the tools a `load_tool` call made available. */
-  #loadedSchemas(
-    output: Record<string, unknown>,
-  ): Pick<Tool, 'name' | 'description' | 'inputSchema'>[] {
-    const names = new Set<string>();
-    if (output.success === true && typeof output.toolName === 'string') names.add(output.toolName);
-    for (const key of ['loaded', 'alreadyLoaded'] as const) {
-      const list = output[key];
-      if (Array.isArray(list))
-        for (const item of list) if (typeof item === 'string') names.add(item);
-    }
-    return [...names].flatMap((name) => {
-      const tool = this.#host.upstreams.lookup(name);
-      if (!tool) return [];
-      const { description, inputSchema } = tool.definition;
-      return [{ name, ...(description !== undefined && { description }), inputSchema }];
-    });
   }
 }
 

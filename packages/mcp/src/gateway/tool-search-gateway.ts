@@ -24,7 +24,7 @@ import {
   warmGatewayEmbeddings,
 } from './gateway-engine';
 import { oneLine } from './gateway-text';
-import { CALL_TOOL_DEFINITION, toMcpDefinition } from './gateway-tool-definitions';
+import { toMcpDefinition } from './gateway-tool-definitions';
 import { createModernServer } from './modern-server';
 import { SessionHandles } from './session-handles';
 import { ToolCalls } from './tool-calls';
@@ -171,6 +171,7 @@ export class ToolSearchGateway {
       embed: options.embed,
       fusion: options.fusion,
       log,
+      runTool: (run) => this.calls.runTool(run),
     };
     this.#startWait = options.startWait ?? DEFAULT_START_WAIT;
     this.calls = new ToolCalls(this);
@@ -251,13 +252,9 @@ export class ToolSearchGateway {
     const threadId = options.threadId ?? randomUUID();
     const forget = options.forgetOnClose ?? options.threadId === undefined;
     const { autoLoad = false, unloadTool = false } = this.toolSearch;
-    const proxyNote =
-      this.expose === 'proxy'
-        ? ' Call loaded tools through call_tool with their exact name and arguments.'
-        : '';
     const server = new Server(this.serverInfo, {
       capabilities: { tools: { listChanged: true } },
-      instructions: toolSearchInstructions({ autoLoad, unloadTool }) + proxyNote,
+      instructions: toolSearchInstructions({ autoLoad, unloadTool, expose: this.expose }),
     });
     let listed: ListedTools | undefined;
     server.setRequestHandler('tools/list', async () => {
@@ -395,13 +392,11 @@ export class ToolSearchGateway {
   async #listTools(threadId: string, previous: ListedTools | undefined): Promise<ListedTools> {
     const engine = this.engine;
     const catalog = this.#catalog;
-    const session = engine.createSession({ threadId });
-    let listed = await session.activeTools();
+    const session = engine.createSession({ threadId, expose: this.expose });
     // Under proxy the list never changes after the first read: only pins, which are always there.
-    if (this.expose === 'proxy') listed = listed.filter((active) => active.pinned);
+    const listed = await session.offeredTools();
     if (previous?.catalog === catalog && sameTools(previous.listed, listed)) return previous;
     const tools = session.metaTools.map(toMcpDefinition);
-    if (this.expose === 'proxy') tools.push(CALL_TOOL_DEFINITION);
     for (const active of listed) tools.push({ ...active.tool.definition, name: active.id });
     return { catalog, listed, tools };
   }
