@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { aiSdkRows, everyToolRow } from './cost-ai-sdk';
+import { type PlanStep, planConversation } from './cost-plan';
 import { prefixChange } from './cost-pricing';
 import { ConversationRecorder } from './cost-recorder';
 import { BlockTokenizer } from './cost-request';
 import type { CostRow } from './cost-row';
-import { type PlanStep, planConversation, ScriptedConversation } from './cost-script';
+import { ScriptedConversation } from './cost-script';
 import type { DataSet } from './data';
 
 const DATA: DataSet = {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ModelAction,
-  type ModelView,
-  type PlanStep,
-  planConversation,
-  ScriptedConversation,
-} from './cost-script';
+import { type PlanStep, planConversation } from './cost-plan';
+import { type ModelAction, type ModelView, ScriptedConversation } from './cost-script';
 import type { DataQuery, DataTool } from './data';
 
 const kinds = (plan: PlanStep[] | string) =>
@@ -89,7 +84,14 @@ describe('ScriptedConversation', () => {
     expect(call).toMatchObject({ toolName: 'get_weather', input: { city: 'example' } });
     expect(played.act(view(meta))).toEqual({ text: 'Here is the answer to step 4.' });
     expect(played.finished).toBe(true);
-    expect(played.tally).toEqual({ loads: 1, missedLoads: 0, calls: 1, validCalls: 1 });
+    expect(played.tally).toEqual({
+      searches: 1,
+      emptySearches: 0,
+      loads: 1,
+      missedLoads: 0,
+      calls: 1,
+      validCalls: 1,
+    });
   });
 
   it('calls through call_tool under proxy, and gives up when call_tool is not offered', () => {
@@ -126,6 +128,6 @@ describe('ScriptedConversation', () => {
     played.act(view(['search_tools', 'load_tool']));
     const nothing = [{ toolName: 'search_tools', output: { results: [] } }];
     expect(played.act(view(['search_tools', 'load_tool'], nothing))).toHaveProperty('text');
-    expect(played.tally.missedLoads).toBe(1);
+    expect(played.tally).toMatchObject({ searches: 1, emptySearches: 1, missedLoads: 1 });
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The scripted conversation every row of `bench:cost` replays: a plan of model moves fixed by the
- * step and load counts (search, load, call, answer), played by a scripted model that reads only
- * what its framework shows it (the tools it is offered, the tool results in its prompt).
+ * The scripted conversation every row of `bench:cost` replays: a plan of model moves
+ * (`cost-plan.ts`: search, load, call, answer), played by a scripted model that reads only what its
+ * framework shows it (the tools it is offered, the tool results in its prompt).
  *
  * A turn starts with a user message and ends with a text answer. Loads are spread evenly; each
  * comes right after a search for one of the data set's labelled queries and is followed by a call
@@ -9,91 +9,11 @@
  * nothing is loaded, searches and answers.
  */
 import { exampleArguments } from './cost-arguments';
+import type { PlanStep } from './cost-plan';
 import type { DataQuery, DataTool } from './data';
-
-/** One planned move. `query` indexes the conversation's queries. */
-export type PlanStep =
-  | { kind: 'search'; query: number }
-  | { kind: 'load'; query: number }
-  | { kind: 'call' }
-  | { kind: 'answer' };
 
 /** How the model reaches catalog tools in a row. */
 export type Exposure = 'every-tool' | 'tools' | 'proxy';
-
-/**
- * The plan of a conversation of `steps` model calls with `loads` loads, or an error message when
- * the loads do not fit (each needs its search before it, and the last step is an answer).
- * Searches for loads use queries `0 .. loads-1`; searches that load nothing use the queries after.
- */
-export function planConversation(steps: number, loads: number): PlanStep[] | string {
-  if (!Number.isInteger(steps) || steps < 1) return 'needs at least one step';
-  if (loads > 0 && steps < 2 * loads + 1) {
-    return `n/a: ${loads} loads need at least ${2 * loads + 1} steps (a search before each, an answer last)`;
-  }
-  const plan: (PlanStep | undefined)[] = new Array(steps).fill(undefined);
-  for (let load = 0; load < loads; load++) {
-    const at = Math.floor((load * steps) / loads) + 1;
-    plan[at - 1] = { kind: 'search', query: load };
-    plan[at] = { kind: 'load', query: load };
-  }
-  plan[steps - 1] ??= { kind: 'answer' };
-  let loaded = 0;
-  let fillerQuery = loads;
-  const out: PlanStep[] = [];
-  for (let index = 0; index < steps; index++) {
-    const planned = plan[index];
-    const previous = out[index - 1];
-    let step: PlanStep;
-    if (planned !== undefined) step = planned;
-    else if (previous?.kind === 'load' || (previous?.kind === 'answer' && loaded > 0))
-      step = { kind: 'call' };
-    else if (previous?.kind === 'call' || previous?.kind === 'search') step = { kind: 'answer' };
-    else step = { kind: 'search', query: fillerQuery++ };
-    if (step.kind === 'load') loaded++;
-    out.push(step);
-  }
-  return out;
-}
-
-/** How many queries a plan searches with. */
-export function plannedQueries(plan: readonly PlanStep[]): number {
-  let count = 0;
-  for (const step of plan) if (step.kind === 'search') count = Math.max(count, step.query + 1);
-  return count;
-}
-
-/**
- * The queries a conversation uses: first the loads' (queries whose labelled tool the script can
- * call with valid arguments), then the others', spread over the data set so that a run does not
- * depend on the file's order.
- */
-export function pickQueries(
-  queries: readonly DataQuery[],
-  tools: ReadonlyMap<string, DataTool>,
-  plan: readonly PlanStep[],
-): DataQuery[] {
-  const loads = plan.filter((step) => step.kind === 'load').length;
-  const callable = queries.filter((query) => {
-    const tool = tools.get(query.relevant[0] ?? '');
-    return tool !== undefined && exampleArguments(tool.inputSchema) !== undefined;
-  });
-  const needed = plannedQueries(plan);
-  const picked = spreadEvenly(callable, loads);
-  const rest = spreadEvenly(
-    queries.filter((query) => !picked.includes(query)),
-    needed - picked.length,
-  );
-  return [...picked, ...rest];
-}
-
-function spreadEvenly<T>(items: readonly T[], count: number): T[] {
-  if (count <= 0 || items.length === 0) return [];
-  return Array.from(
-    { length: count },
-    (_, index) => items[Math.floor((index * items.length) / count) % items.length]!,
-  );
-}
 
 /** A tool result the model sees in its prompt. */
 export interface SeenResult {
@@ -132,6 +52,9 @@ export interface ScriptedConversationOptions {
 
 /** What a conversation did, besides its requests. */
 export interface ConversationTally {
+  /** `search_tools` answers the model read, and how many of them listed no tool. */
+  searches: number;
+  emptySearches: number;
   loads: number;
   /** Loads the plan asked for that could not happen (the search found nothing loadable). */
   missedLoads: number;
@@ -145,7 +68,14 @@ export interface ConversationTally {
  * framework's loop; the framework's model calls `act(view)` on every call.
  */
 export class ScriptedConversation {
-  readonly tally: ConversationTally = { loads: 0, missedLoads: 0, calls: 0, validCalls: 0 };
+  readonly tally: ConversationTally = {
+    searches: 0,
+    emptySearches: 0,
+    loads: 0,
+    missedLoads: 0,
+    calls: 0,
+    validCalls: 0,
+  };
   /** Set when a proxy row's adapter offers no `call_tool`: the row is not applicable. */
   unsupported = false;
   readonly #options: ScriptedConversationOptions;
@@ -262,11 +192,13 @@ export class ScriptedConversation {
       this.#lastSearch = results
         .map((result) => (result as { name?: unknown }).name)
         .filter((name): name is string => typeof name === 'string');
+      this.tally.searches++;
+      if (this.#lastSearch.length === 0) this.tally.emptySearches++;
     } else if (last.toolName === 'load_tool' && this.#pendingLoad !== undefined) {
-      if (output.success === true && !this.#loaded.includes(this.#pendingLoad)) {
-        this.#loaded.push(this.#pendingLoad);
+      if (output.success === true) {
+        if (!this.#loaded.includes(this.#pendingLoad)) this.#loaded.push(this.#pendingLoad);
         this.tally.loads++;
-      } else if (output.success !== true) {
+      } else {
         this.tally.missedLoads++;
       }
       this.#pendingLoad = undefined;

@@ -13,6 +13,7 @@ import { aiSdkRows, everyToolRow } from './cost-ai-sdk';
 import { gatewayRows } from './cost-gateway';
 import { langchainRows } from './cost-langchain';
 import { mastraBuiltinRow, mastraRows } from './cost-mastra';
+import { pickQueries, planConversation } from './cost-plan';
 import {
   ANTHROPIC_CACHE,
   type CachePricing,
@@ -22,16 +23,19 @@ import {
   priceConversation,
 } from './cost-pricing';
 import { ConversationRecorder } from './cost-recorder';
+import {
+  describePricing,
+  type RowResult,
+  scenarioTable,
+  summaryTable,
+  type Totals,
+  tallyNote,
+} from './cost-report';
 import { BlockTokenizer } from './cost-request';
 import type { CostRow, PreparedRow } from './cost-row';
-import {
-  type ConversationTally,
-  pickQueries,
-  planConversation,
-  ScriptedConversation,
-} from './cost-script';
+import { ScriptedConversation } from './cost-script';
 import { type DataSet, DEFAULT_DATA_DIR, loadDataSet, resolveDataFiles, spread } from './data';
-import { count, markdownTable } from './format';
+import { count } from './format';
 
 /** Every row, in table order: the two baselines, then each adapter in each exposure. */
 const ROWS: readonly CostRow[] = [
@@ -49,28 +53,6 @@ const DEFAULT_LOADS = [0, 3, 10];
 const QUICK = { steps: [10], loads: [3] };
 const DEFAULT_DATA = ['dev-bfcl.json', 'dev-acebench-zh.json'];
 const NOT_APPLICABLE = 'n/a (adapter has no expose option)';
-
-/** What one row did in one scenario. */
-interface RowResult {
-  row: CostRow;
-  /** Why the row has no figures. */
-  skipped?: string;
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  anthropic: Totals;
-  openai: Totals;
-  toolsChanged: number;
-  earlierChanged: number;
-  tally: ConversationTally;
-  seconds: number;
-}
-
-interface Totals {
-  cached: number;
-  written: number;
-  priced: number;
-}
 
 function list(text: string | undefined, fallback: number[]): number[] {
   if (text === undefined) return fallback;
@@ -133,80 +115,6 @@ async function runRow(options: {
   };
 }
 
-function ratio(value: number, base: number | undefined): string {
-  if (base === undefined || !(base > 0)) return '';
-  return `${(value / base).toFixed(2)}×`;
-}
-
-function scenarioTable(results: readonly RowResult[]): string {
-  const base = results.find((result) => result.row.exposure === 'every-tool' && !result.skipped);
-  const rows = results.map((result) => {
-    if (result.skipped !== undefined)
-      return [result.row.label, result.skipped, ...Array(9).fill('')];
-    return [
-      result.row.label,
-      count(result.requests),
-      count(result.inputTokens),
-      count(result.outputTokens),
-      `${count(result.anthropic.cached)} / ${count(result.anthropic.written)}`,
-      count(Math.round(result.anthropic.priced)),
-      ratio(result.anthropic.priced, base?.anthropic.priced),
-      count(result.openai.cached),
-      count(Math.round(result.openai.priced)),
-      ratio(result.openai.priced, base?.openai.priced),
-      `${result.toolsChanged} / ${result.earlierChanged}`,
-    ];
-  });
-  return markdownTable(
-    [
-      'row',
-      'requests',
-      'input tokens',
-      'output tokens',
-      'Anthropic read / written',
-      'Anthropic priced',
-      'vs every tool',
-      'OpenAI cached',
-      'OpenAI priced',
-      'vs every tool',
-      'prefix breaks: tools / earlier',
-    ],
-    rows,
-  );
-}
-
-function tallyNote(results: readonly RowResult[]): string {
-  const notes: string[] = [];
-  for (const result of results) {
-    if (result.skipped !== undefined) continue;
-    const { tally } = result;
-    if (tally.missedLoads > 0 || tally.validCalls < tally.calls) {
-      notes.push(
-        `${result.row.label}: ${tally.loads} loads (${tally.missedLoads} missed), ${tally.calls} calls (${tally.calls - tally.validCalls} with arguments the script could not make valid)`,
-      );
-    }
-  }
-  return notes.length === 0 ? '' : `\n${notes.map((note) => `- ${note}`).join('\n')}\n`;
-}
-
-function summaryTable(
-  byScenario: readonly { label: string; results: readonly RowResult[] }[],
-  pricing: 'anthropic' | 'openai',
-): string {
-  const labels = ROWS.map((row) => row.label);
-  const rows = labels.map((label) => [
-    label,
-    ...byScenario.map(({ results }) => {
-      const base = results.find((result) => result.row.exposure === 'every-tool');
-      const result = results.find((candidate) => candidate.row.label === label);
-      if (result === undefined) return '';
-      if (result.skipped !== undefined) return 'n/a';
-      return ratio(result[pricing].priced, base?.[pricing].priced);
-    }),
-  ]);
-  return markdownTable(['row', ...byScenario.map(({ label }) => label)], rows);
-}
-
 async function main(argv: readonly string[]): Promise<void> {
   const { values } = parseArgs({
     args: [...argv],
@@ -243,6 +151,7 @@ async function main(argv: readonly string[]): Promise<void> {
     const prepared = new Map<CostRow, PreparedRow>();
     for (const row of rows) prepared.set(row, await row.prepare(data));
     const byScenario: { label: string; results: RowResult[] }[] = [];
+    const labels = rows.map((row) => row.label);
     console.log(`## ${data.name} (${count(data.tools.length)} tools)\n`);
     for (const steps of stepCounts) {
       for (const loads of loadCounts) {
@@ -281,9 +190,9 @@ async function main(argv: readonly string[]): Promise<void> {
     for (const ready of prepared.values()) await ready.close();
     if (byScenario.length > 1) {
       console.log(`### ${data.name}: priced total against every tool, Anthropic\n`);
-      console.log(`${summaryTable(byScenario, 'anthropic')}\n`);
+      console.log(`${summaryTable(labels, byScenario, 'anthropic')}\n`);
       console.log(`### ${data.name}: priced total against every tool, OpenAI\n`);
-      console.log(`${summaryTable(byScenario, 'openai')}\n`);
+      console.log(`${summaryTable(labels, byScenario, 'openai')}\n`);
     }
   }
   console.log(`Run time: ${((performance.now() - began) / 1000).toFixed(0)} s.`);
@@ -321,12 +230,6 @@ function subset(data: DataSet, size: number | undefined): DataSet {
   const queries = data.queries.filter((query) => ids.has(query.relevant[0] ?? ''));
   if (queries.length === 0) throw new Error(`--tools ${size}: no query's labelled tool is left`);
   return { ...data, name: `${data.name}, ${count(size)} of its tools`, tools, queries };
-}
-
-function describePricing(pricing: CachePricing): string {
-  return pricing.kind === 'anthropic'
-    ? `${pricing.label}: cache write ${pricing.writeMultiplier}×, read ${pricing.readMultiplier}×, output ${pricing.outputMultiplier}×, minimum ${count(pricing.minimumCacheableTokens)} tokens, breakpoints at the end of the tools, of the system prompt and of the request.`
-    : `${pricing.label}: cached input ${pricing.cachedMultiplier}×, output ${pricing.outputMultiplier}×, from ${count(pricing.minimumCachedTokens)} tokens in ${pricing.cacheIncrement}-token steps, no write premium.`;
 }
 
 main(process.argv.slice(2)).then(
