@@ -82,7 +82,8 @@ describe('ScriptedConversation', () => {
     const loaded = [...searched, { toolName: 'load_tool', output: '{"success":true}' }];
     const call = played.act(view([...meta, 'get_weather'], loaded)) as ModelAction;
     expect(call).toMatchObject({ toolName: 'get_weather', input: { city: 'example' } });
-    expect(played.act(view(meta))).toEqual({ text: 'Here is the answer to step 4.' });
+    const called = [...loaded, { toolName: 'get_weather', output: { status: 'done' } }];
+    expect(played.act(view(meta, called))).toEqual({ text: 'Here is the answer to step 4.' });
     expect(played.finished).toBe(true);
     expect(played.tally).toEqual({
       searches: 1,
@@ -121,6 +122,16 @@ describe('ScriptedConversation', () => {
     });
     expect(every.act(view(['get_weather', 'send_email']))).toHaveProperty('text');
     expect(every.finished).toBe(true);
+  });
+
+  it('counts each search once, though the steps after it still show its result', () => {
+    const played = conversation('tools', planConversation(4, 0));
+    const meta = ['search_tools', 'load_tool'];
+    played.act(view(meta));
+    const searched = [{ toolName: 'search_tools', output: { results: [] } }];
+    played.act(view(meta, searched));
+    played.act(view(meta, searched));
+    expect(played.tally).toMatchObject({ searches: 1, emptySearches: 1 });
   });
 
   it('answers instead of loading when the search found nothing, and counts the missed load', () => {

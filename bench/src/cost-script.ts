@@ -85,6 +85,7 @@ export class ScriptedConversation {
   /** Exposed names of the tools loaded so far, in load order. */
   readonly #loaded: string[] = [];
   #fillerCalls = 0;
+  #resultsRead = 0;
   #lastSearch: string[] = [];
   #pendingLoad: string | undefined;
 
@@ -182,8 +183,11 @@ export class ScriptedConversation {
     return this.#lastSearch.find((name) => !this.#loaded.includes(name));
   }
 
-  /** Reads the last tool result: what a search found, whether a load succeeded. */
+  /** Reads the newest tool result: what a search found, whether a load succeeded. */
   #read(view: ModelView): void {
+    // Only a result that came in since the last call: an answer step still shows the search before it.
+    if (view.results.length <= this.#resultsRead) return;
+    this.#resultsRead = view.results.length;
     const last = view.results.at(-1);
     if (last === undefined) return;
     const output = parseOutput(last.output);
