@@ -69,13 +69,9 @@ describe('bench:cost through the AI SDK', () => {
     expect(changes.filter((change) => change === 'earlier')).toHaveLength(0);
   });
 
-  it("keeps every request a prefix of the next with expose: 'proxy', once the adapter has it", async () => {
+  it("keeps every request a prefix of the next with expose: 'proxy'", async () => {
     const { conversation, steps, changes } = await play(aiSdkRows[1]!);
-    if (conversation.unsupported) {
-      // The adapter has no `expose` option yet: its meta-tools hold no call_tool.
-      expect(steps).toHaveLength(1);
-      return;
-    }
+    expect(conversation.unsupported).toBe(false);
     expect(steps).toHaveLength(14);
     expect(conversation.tally).toMatchObject({ loads: 2, missedLoads: 0, calls: 5 });
     expect(changes.every((change) => change === 'extends')).toBe(true);

@@ -15,7 +15,9 @@ export type PlanStep =
 /**
  * The plan of a conversation of `steps` model calls with `loads` loads, or an error message when
  * the loads do not fit (each needs its search before it, and the last step is an answer).
- * Searches for loads use queries `0 .. loads-1`; searches that load nothing use the queries after.
+ * Searches for loads use queries `0 .. loads-1`. The model searches only when it needs a tool:
+ * until the first load it answers in text, after it it calls the loaded tools and answers, so a
+ * conversation without loads is a plain chat, which every row holds the same.
  */
 export function planConversation(steps: number, loads: number): PlanStep[] | string {
   if (!Number.isInteger(steps) || steps < 1) return 'needs at least one step';
@@ -30,7 +32,6 @@ export function planConversation(steps: number, loads: number): PlanStep[] | str
   }
   plan[steps - 1] ??= { kind: 'answer' };
   let loaded = 0;
-  let fillerQuery = loads;
   const out: PlanStep[] = [];
   for (let index = 0; index < steps; index++) {
     const planned = plan[index];
@@ -39,8 +40,7 @@ export function planConversation(steps: number, loads: number): PlanStep[] | str
     if (planned !== undefined) step = planned;
     else if (previous?.kind === 'load' || (previous?.kind === 'answer' && loaded > 0))
       step = { kind: 'call' };
-    else if (previous?.kind === 'call' || previous?.kind === 'search') step = { kind: 'answer' };
-    else step = { kind: 'search', query: fillerQuery++ };
+    else step = { kind: 'answer' };
     if (step.kind === 'load') loaded++;
     out.push(step);
   }

@@ -80,6 +80,10 @@ export function tallyNote(results: readonly RowResult[]): string {
     const parts: string[] = [];
     if (tally.emptySearches > 0)
       parts.push(`${tally.emptySearches} of ${tally.searches} searches found nothing`);
+    if (tally.searchMisses > 0)
+      parts.push(
+        `${tally.searchMisses} of ${tally.loads + tally.missedLoads} loads named a tool its search had not shown`,
+      );
     if (tally.missedLoads > 0) parts.push(`${tally.loads} loads (${tally.missedLoads} missed)`);
     if (tally.validCalls < tally.calls)
       parts.push(

@@ -7,9 +7,10 @@ const kinds = (plan: PlanStep[] | string) =>
   typeof plan === 'string' ? plan : plan.map((step) => step.kind[0]).join('');
 
 describe('planConversation', () => {
-  it('puts a search before each load, a call after it, and an answer last', () => {
+  it('puts a search before each load, a call after it, and an answer last; without loads, a chat', () => {
     expect(kinds(planConversation(10, 3))).toBe('slcslcslca');
-    expect(kinds(planConversation(10, 0))).toBe('sasasasasa');
+    expect(kinds(planConversation(10, 0))).toBe('aaaaaaaaaa');
+    expect(kinds(planConversation(20, 3))).toBe('slcacaslcacacslcacaa');
     expect(kinds(planConversation(12, 1))).toBe('slcacacacaca');
   });
 
@@ -89,6 +90,7 @@ describe('ScriptedConversation', () => {
     expect(played.tally).toEqual({
       searches: 1,
       emptySearches: 0,
+      searchMisses: 0,
       loads: 1,
       missedLoads: 0,
       calls: 1,
@@ -126,7 +128,7 @@ describe('ScriptedConversation', () => {
   });
 
   it('counts each search once, though the steps after it still show its result', () => {
-    const played = conversation('tools', planConversation(4, 0));
+    const played = conversation('tools', planConversation(5, 1));
     const meta = ['search_tools', 'load_tool'];
     played.act(view(meta));
     const searched = [{ toolName: 'search_tools', output: { results: [] } }];
@@ -135,11 +137,14 @@ describe('ScriptedConversation', () => {
     expect(played.tally).toMatchObject({ searches: 1, emptySearches: 1 });
   });
 
-  it('answers instead of loading when the search found nothing, and counts the missed load', () => {
+  it('loads the labelled tool by name when the search did not show it, and counts the miss', () => {
     const played = conversation('tools');
     played.act(view(['search_tools', 'load_tool']));
     const nothing = [{ toolName: 'search_tools', output: { results: [] } }];
-    expect(played.act(view(['search_tools', 'load_tool'], nothing))).toHaveProperty('text');
-    expect(played.tally).toMatchObject({ searches: 1, emptySearches: 1, missedLoads: 1 });
+    expect(played.act(view(['search_tools', 'load_tool'], nothing))).toMatchObject({
+      toolName: 'load_tool',
+      input: { toolName: 'get_weather' },
+    });
+    expect(played.tally).toMatchObject({ searches: 1, emptySearches: 1, searchMisses: 1 });
   });
 });

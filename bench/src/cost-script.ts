@@ -8,6 +8,8 @@
  * of the loaded tool. Between them the model calls a loaded tool again and answers, or, while
  * nothing is loaded, searches and answers.
  */
+
+import { CALL_TOOL_NAME as CALL_TOOL } from 'tool-search-core';
 import { exampleArguments } from './cost-arguments';
 import type { PlanStep } from './cost-plan';
 import type { DataQuery, DataTool } from './data';
@@ -34,9 +36,6 @@ export type ModelAction =
   | { toolName: string; input: Record<string, unknown>; id: string }
   | { text: string };
 
-/** The name of the proxy meta-tool (`expose: 'proxy'`). */
-export const CALL_TOOL = 'call_tool';
-
 /** Options of {@link ScriptedConversation}. */
 export interface ScriptedConversationOptions {
   plan: readonly PlanStep[];
@@ -55,6 +54,8 @@ export interface ConversationTally {
   /** `search_tools` answers the model read, and how many of them listed no tool. */
   searches: number;
   emptySearches: number;
+  /** Loads whose search did not show the labelled tool (it was loaded by name anyway). */
+  searchMisses: number;
   loads: number;
   /** Loads the plan asked for that could not happen (the search found nothing loadable). */
   missedLoads: number;
@@ -71,6 +72,7 @@ export class ScriptedConversation {
   readonly tally: ConversationTally = {
     searches: 0,
     emptySearches: 0,
+    searchMisses: 0,
     loads: 0,
     missedLoads: 0,
     calls: 0,
@@ -175,12 +177,17 @@ export class ScriptedConversation {
       : { toolName: name, input: args, id };
   }
 
-  /** The labelled tool when the last search showed it, else its first result not loaded yet. */
+  /**
+   * The query's labelled tool, whether or not the last search showed it: every row does the same
+   * work (the same loads and calls), so the rows differ only in what their mechanism sends. How
+   * often a search shows the right tool is `bench:quality`'s measure; a row whose search missed it
+   * is counted (`searchMisses`), as a model would then have searched again or named the tool.
+   */
   #loadTarget(query: number): string | undefined {
     const relevant = this.#options.queries[query]!.relevant[0];
     const wanted = relevant === undefined ? undefined : this.#nameOf(relevant);
-    if (wanted !== undefined && this.#lastSearch.includes(wanted)) return wanted;
-    return this.#lastSearch.find((name) => !this.#loaded.includes(name));
+    if (wanted !== undefined && !this.#lastSearch.includes(wanted)) this.tally.searchMisses++;
+    return wanted ?? this.#lastSearch.find((name) => !this.#loaded.includes(name));
   }
 
   /** Reads the newest tool result: what a search found, whether a load succeeded. */
