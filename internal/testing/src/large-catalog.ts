@@ -7,7 +7,7 @@ export interface LargeCatalogTool {
   description: string;
   inputSchema: {
     type: 'object';
-    properties: Record<string, { type: string; description: string }>;
+    properties: Record<string, { type: 'string'; description: string }>;
     required: string[];
   };
   /** The service it belongs to: what a test groups namespaces by. */

@@ -46,7 +46,7 @@ export {
   MAX_RESULT_DESCRIPTION,
   toolSearchInstructions,
 } from './meta-tools/meta-tool-texts';
-export type { NativeCatalog } from './native/native-catalog';
+export type { ListNativeToolsOptions, NativeCatalog } from './native/native-catalog';
 export { listNativeTools, toObjectSchema } from './native/native-catalog';
 export type { NativeSearchResult } from './native/search-and-load';
 export {

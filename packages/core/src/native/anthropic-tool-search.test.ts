@@ -4,6 +4,11 @@ import {
   createRecordingFetch,
   type LargeCatalogTool,
 } from 'tool-search-testing';
+import {
+  anthropicMessage,
+  anthropicText,
+  anthropicToolUse,
+} from 'tool-search-testing/provider-responses';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createToolSearchEngine, type ToolSearchEngineOptions } from '../index';
 import {
@@ -12,43 +17,9 @@ import {
 } from './anthropic-tool-search';
 
 type Message = Anthropic.Messages.Message;
-type ContentBlock = Anthropic.Messages.ContentBlock;
-
-/** A Messages API response, as its reference documents it. */
-function reply(content: ContentBlock[]): Message {
-  return {
-    id: `msg_${Math.random().toString(36).slice(2)}`,
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-sonnet-4-5',
-    content,
-    container: null,
-    diagnostics: null,
-    stop_details: null,
-    stop_reason: content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn',
-    stop_sequence: null,
-    usage: {
-      input_tokens: 1200,
-      output_tokens: 40,
-      cache_creation: null,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 1100,
-      inference_geo: null,
-      output_tokens_details: null,
-      server_tool_use: null,
-      service_tier: 'standard',
-      speed: null,
-    },
-  };
-}
-
-function toolUse(id: string, name: string, input: unknown): ContentBlock {
-  return { type: 'tool_use', id, name, input, caller: { type: 'direct' } };
-}
-
-function text(value: string): ContentBlock {
-  return { type: 'text', text: value, citations: null };
-}
+const reply = anthropicMessage;
+const toolUse = anthropicToolUse;
+const text = anthropicText;
 
 const catalog = createLargeCatalog();
 const byId = Object.fromEntries(catalog.map((tool) => [tool.id, tool]));
@@ -157,7 +128,7 @@ describe('createAnthropicToolSearch', () => {
     ]);
   });
 
-  it('never lists or references a tool the filter denies, and references only what it may load', async () => {
+  it('never references a tool the filter denies, lists it deferred, and references only what it may load', async () => {
     const denied: string[] = [];
     const { requests } = await runLoop({
       engineOptions: {
@@ -173,9 +144,13 @@ describe('createAnthropicToolSearch', () => {
       ],
       prompt: 'Delete the duplicate issue',
     });
-    const names = (requests[0]!.body.tools as { name: string }[]).map((tool) => tool.name);
-    expect(names).not.toContain('github__delete_issue');
-    expect(names).toContain('github__copy_issue');
+    // Deferred tools are never shown to the model, and a reference to an unlisted tool would make
+    // the API refuse the request, so every tool stays listed whatever the policy.
+    const listed = (requests[0]!.body.tools as { name: string; defer_loading?: boolean }[]).filter(
+      (tool) => tool.name === 'github__delete_issue',
+    );
+    expect(listed).toEqual([expect.objectContaining({ defer_loading: true })]);
+    expect(requests[1]!.body.tools).toEqual(requests[0]!.body.tools);
     const result = (requests[1]!.body.messages as { content: { content: unknown }[] }[]).at(-1)!
       .content[0]!.content as { tool_name: string }[];
     const referenced = result.map((reference) => reference.tool_name);

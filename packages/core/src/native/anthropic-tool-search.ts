@@ -36,8 +36,9 @@ export interface AnthropicToolResult {
 export interface AnthropicToolSearch {
   /**
    * Pass as `tools` on every request of the conversation: the search tool, pinned tools, then
-   * every other tool the request may search, with `defer_loading: true`. The same array each
-   * step, so the cached prompt prefix survives loads.
+   * every other tool of the request with `defer_loading: true` (the model sees none of them until
+   * a search references it, and a tool the filter denies is never referenced). The same array
+   * each step, so the cached prompt prefix survives loads.
    */
   readonly tools: AnthropicToolDefinition[];
   /** The search tool's name (`search_tools`). */
@@ -74,7 +75,10 @@ export interface AnthropicToolSearch {
 export async function createAnthropicToolSearch<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
 ): Promise<AnthropicToolSearch> {
-  const { pinned, deferred } = await listNativeTools(session, 'anthropic');
+  const { pinned, deferred } = await listNativeTools(session, {
+    provider: 'anthropic',
+    deferred: 'known',
+  });
   const toDefinition = (
     descriptor: (typeof pinned)[number],
     deferLoading: boolean,

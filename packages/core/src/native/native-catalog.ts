@@ -12,22 +12,36 @@ export interface NativeCatalog {
 /** The names both providers accept for a tool (Anthropic's and OpenAI's common pattern). */
 const PROVIDER_TOOL_NAME = /^[A-Za-z0-9_-]+$/;
 
+/** Options of {@link listNativeTools}. */
+export interface ListNativeToolsOptions {
+  /** Named in the error for a tool name the provider would refuse. */
+  provider: string;
+  /**
+   * Which tools to defer: every tool the request knows (`'known'`), or only those the filter lets
+   * it search (`'searchable'`). Anthropic never shows a deferred tool to the model but refuses a
+   * request whose conversation references a tool the tools array lacks, so it lists them all;
+   * OpenAI shows deferred names and descriptions, so it lists only what the caller may find.
+   */
+  deferred: 'known' | 'searchable';
+}
+
 /**
  * The tools a native request sends, in the session's order (request-resolved tools, then the
- * catalog): a tool the filter denies in the `search` phase is left out, so its name never reaches
- * the provider, and a pinned tool is listed when the `active` phase allows it. The same session
- * (one request) must answer the searches, so that every reference names a listed tool.
+ * catalog): the deferred ones as `options.deferred` says, and the pinned ones the `active` phase
+ * allows. The same session (one request) must answer the searches.
  * @param session - the request
- * @param provider - named in the error for a tool name the provider would refuse
+ * @param options - the provider, and which tools to defer
  * @throws a `TypeError` naming the tools whose names the provider would refuse
  */
 export async function listNativeTools<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
-  provider: string,
+  options: ListNativeToolsOptions,
 ): Promise<NativeCatalog> {
   const pins = new Set(session.engine.options.alwaysLoaded ?? []);
-  const [searchable, pinnedAllowed] = await Promise.all([
-    session.listTools('search'),
+  const [listed, pinnedAllowed] = await Promise.all([
+    options.deferred === 'known'
+      ? [...session.knownIds()].map((id) => session.lookup(id)!)
+      : session.listTools('search'),
     Promise.all([...pins].map((id) => session.allows(id, 'active'))),
   ]);
   const pinned = [...pins]
@@ -36,10 +50,10 @@ export async function listNativeTools<TTool, TContext>(
       const entry = session.lookup(id);
       return entry ? [entry.descriptor] : [];
     });
-  const deferred = searchable
+  const deferred = listed
     .map((entry) => entry.descriptor)
     .filter((descriptor) => !pins.has(descriptor.id));
-  assertToolNames([...pinned, ...deferred], provider);
+  assertToolNames([...pinned, ...deferred], options.provider);
   return { pinned, deferred };
 }
 

@@ -4,75 +4,24 @@ import {
   createRecordingFetch,
   type LargeCatalogTool,
 } from 'tool-search-testing';
+import {
+  type OpenAIResponseBody,
+  openaiFunctionCall,
+  openaiMessage,
+  openaiResponse,
+  openaiSearchCall,
+} from 'tool-search-testing/provider-responses';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createToolSearchEngine, type ToolSearchEngineOptions } from '../index';
 import { assignNamespaces } from './openai-namespaces';
 import { createOpenAIToolSearch, toolResultsFromOpenAIInput } from './openai-tool-search';
 
-/** A Responses API response as its reference documents it (`output_text` is the SDK's own). */
-type RawResponse = Omit<OpenAI.Responses.Response, 'output_text'>;
+type RawResponse = OpenAIResponseBody;
 type OutputItem = OpenAI.Responses.ResponseOutputItem;
-
-function reply(output: OutputItem[]): RawResponse {
-  return {
-    id: `resp_${Math.random().toString(36).slice(2)}`,
-    object: 'response',
-    created_at: 1_767_225_600,
-    status: 'completed',
-    model: 'gpt-5.4',
-    output,
-    access_programs: null,
-    error: null,
-    incomplete_details: null,
-    instructions: null,
-    metadata: {},
-    parallel_tool_calls: true,
-    temperature: 1,
-    tool_choice: 'auto',
-    tools: [],
-    top_p: 1,
-    usage: {
-      input_tokens: 900,
-      input_tokens_details: { cached_tokens: 800, cache_write_tokens: 0 },
-      output_tokens: 30,
-      output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: 930,
-    },
-  };
-}
-
-function searchCall(callId: string, query: string): OutputItem {
-  return {
-    type: 'tool_search_call',
-    id: `ts_${callId}`,
-    call_id: callId,
-    execution: 'client',
-    status: 'completed',
-    arguments: { query },
-  };
-}
-
-function functionCall(callId: string, name: string, args: unknown, namespace?: string): OutputItem {
-  return {
-    type: 'function_call',
-    id: `fc_${callId}`,
-    call_id: callId,
-    name,
-    arguments: JSON.stringify(args),
-    status: 'completed',
-    ...(namespace !== undefined && { namespace }),
-  };
-}
-
-function answer(text: string): OutputItem {
-  return {
-    type: 'message',
-    id: 'msg_1',
-    role: 'assistant',
-    status: 'completed',
-    content: [{ type: 'output_text', text, annotations: [] }],
-  };
-}
+const reply = (output: OutputItem[]) => openaiResponse(`resp_${output[0]?.type}`, output);
+const searchCall = openaiSearchCall;
+const functionCall = openaiFunctionCall;
+const answer = openaiMessage;
 
 const catalog = createLargeCatalog();
 const byId = Object.fromEntries(catalog.map((tool) => [tool.id, tool]));

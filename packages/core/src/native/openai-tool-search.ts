@@ -107,7 +107,10 @@ export async function createOpenAIToolSearch<TTool, TContext>(
 ): Promise<OpenAIToolSearch> {
   const known = [...session.knownIds()].map((id) => session.lookup(id)!.descriptor);
   const namespaces = assignNamespaces(known, options);
-  const { pinned, deferred } = await listNativeTools(session, 'openai');
+  const { pinned, deferred } = await listNativeTools(session, {
+    provider: 'openai',
+    deferred: 'searchable',
+  });
   const byName = new Map(deferred.map((descriptor) => [descriptor.id, descriptor]));
   return {
     tools: [
