@@ -45,8 +45,10 @@ export function createAnthropicNativeToolSearch<TTools extends ToolSet, TContext
           structuredClone(NATIVE_SEARCH_PARAMETERS) as unknown as JSONSchema7,
         ),
         execute: (input, { context, messages }) => search(input, context, messages),
-        toModelOutput: ({ output }: { output: NativeSearchResult }) =>
-          output.toolNames.length > 0
+        // The AI SDK passes `{ output, ... }`; Mastra, whose agents take these tools, the output.
+        toModelOutput: (options: { output: NativeSearchResult } | NativeSearchResult) => {
+          const output = 'toolNames' in options ? options : options.output;
+          return output.toolNames.length > 0
             ? {
                 type: 'content',
                 value: output.toolNames.map(
@@ -56,7 +58,8 @@ export function createAnthropicNativeToolSearch<TTools extends ToolSet, TContext
                   }),
                 ),
               }
-            : { type: 'text', value: output.message },
+            : { type: 'text', value: output.message };
+        },
       }),
     loadedBy: (output) => {
       const { type, value } = (output ?? {}) as { type?: unknown; value?: unknown };
