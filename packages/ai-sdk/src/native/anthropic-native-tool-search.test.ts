@@ -142,4 +142,28 @@ describe('createAnthropicNativeToolSearch', () => {
     await turn(searchThenCreate.slice(1), 'a');
     expect(executions).toEqual({ github__create_issue: [{ note: 'Login is blank' }] });
   });
+
+  it('sends pinned tools loaded, and denies a tool the budget evicted', async () => {
+    const { bodies, executions } = await run(
+      [
+        anthropicMessage([
+          anthropicToolUse('toolu_1', 'search_tools', { query: 'create github issue' }),
+        ]),
+        anthropicMessage([
+          anthropicToolUse('toolu_2', 'search_tools', { query: 'create slack channel message' }),
+        ]),
+        anthropicMessage([anthropicToolUse('toolu_3', 'github__create_issue', { note: 'x' })]),
+        anthropicMessage([anthropicText('It was unloaded.')]),
+      ],
+      { alwaysLoaded: ['weather__get_forecast'], maxLoadedTools: 1, search: { topK: 1 } },
+    );
+    expect(bodies[0]!.tools.slice(0, 2)).toEqual([
+      expect.objectContaining({ name: 'search_tools' }),
+      expect.not.objectContaining({ defer_loading: true }),
+    ]);
+    expect(bodies[0]!.tools[1]!.name).toBe('weather__get_forecast');
+    for (const body of bodies.slice(1)) expect(body.tools).toEqual(bodies[0]!.tools);
+    expect(executions).toEqual({});
+    expect(JSON.stringify(bodies[3]!.messages.at(-1)!.content)).toContain('is not loaded');
+  });
 });
