@@ -11,6 +11,9 @@ import { createAnthropicNativeToolSearch } from '../anthropic';
 import type { ToolSearchOptions } from '../index';
 import { createLargeAiCatalog } from '../test-utils/large-ai-catalog';
 
+/** Generous: only a hung test should reach it. */
+const HANG_GUARD_MS = 30_000;
+
 type Body = {
   tools: { name: string; defer_loading?: boolean }[];
   messages: { role: string; content: unknown }[];
@@ -45,7 +48,8 @@ async function run(
   return { result, bodies, executions, requests: recording.requests };
 }
 
-describe('createAnthropicNativeToolSearch', () => {
+// A hang guard, not a timing: a real SDK over 1,000 tools on a busy 2-core machine can pass 5 s.
+describe('createAnthropicNativeToolSearch', { timeout: HANG_GUARD_MS }, () => {
   it('finds, loads and calls a tool of a 1,000-tool catalog through @ai-sdk/anthropic, the tools identical every step', async () => {
     const { bodies, executions, result, requests } = await run(searchThenCreate);
     expect(requests.map((request) => request.url)).toEqual(

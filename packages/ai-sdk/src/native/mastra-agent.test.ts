@@ -18,7 +18,11 @@ import { createAnthropicNativeToolSearch } from '../anthropic';
 import { createOpenAINativeToolSearch } from '../openai';
 import { createLargeAiCatalog } from '../test-utils/large-ai-catalog';
 
-describe('native tool search in a Mastra agent', () => {
+/** Generous: only a hung test should reach it. */
+const HANG_GUARD_MS = 30_000;
+
+// A hang guard, not a timing: a real SDK over 1,000 tools on a busy 2-core machine can pass 5 s.
+describe('native tool search in a Mastra agent', { timeout: HANG_GUARD_MS }, () => {
   it('carries Anthropic’s deferred tools and tool references', async () => {
     const { tools, executions } = createLargeAiCatalog();
     const toolSearch = createAnthropicNativeToolSearch({ tools });

@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { createOpenAINativeToolSearch, type OpenAINativeToolSearchOptions } from '../openai';
 import { createLargeAiCatalog } from '../test-utils/large-ai-catalog';
 
+/** Generous: only a hung test should reach it. */
+const HANG_GUARD_MS = 30_000;
+
 type Body = { tools: Record<string, unknown>[]; input: Record<string, unknown>[] };
 type Namespace = {
   type: string;
@@ -58,7 +61,8 @@ async function run(
   return { result, bodies, executions, requests: recording.requests };
 }
 
-describe('createOpenAINativeToolSearch', () => {
+// A hang guard, not a timing: a real SDK over 1,000 tools on a busy 2-core machine can pass 5 s.
+describe('createOpenAINativeToolSearch', { timeout: HANG_GUARD_MS }, () => {
   it('finds, loads and calls a namespaced tool of a 1,000-tool catalog through @ai-sdk/openai, the tools identical every step', async () => {
     const { bodies, executions, result, requests } = await run(searchThenCreate);
     expect(requests.map((request) => request.url)).toEqual(

@@ -16,6 +16,9 @@ import {
   toolResultsFromAnthropicMessages,
 } from './anthropic-tool-search';
 
+/** Generous: only a hung test should reach it. */
+const HANG_GUARD_MS = 30_000;
+
 type Message = Anthropic.Messages.Message;
 const reply = anthropicMessage;
 const toolUse = anthropicToolUse;
@@ -86,7 +89,8 @@ const createIssue = [
   reply([text('Opened the issue.')]),
 ];
 
-describe('createAnthropicToolSearch', () => {
+// A hang guard, not a timing: a real SDK over 1,000 tools on a busy 2-core machine can pass 5 s.
+describe('createAnthropicToolSearch', { timeout: HANG_GUARD_MS }, () => {
   it('finds, loads and calls a tool of a 1,000-tool catalog with identical tools every step', async () => {
     const { requests, ran } = await runLoop({
       responses: createIssue,

@@ -16,6 +16,9 @@ import { createToolSearchEngine, type ToolSearchEngineOptions } from '../index';
 import { assignNamespaces } from './openai-namespaces';
 import { createOpenAIToolSearch, toolResultsFromOpenAIInput } from './openai-tool-search';
 
+/** Generous: only a hung test should reach it. */
+const HANG_GUARD_MS = 30_000;
+
 type RawResponse = OpenAIResponseBody;
 type OutputItem = OpenAI.Responses.ResponseOutputItem;
 const reply = (output: OutputItem[]) => openaiResponse(`resp_${output[0]?.type}`, output);
@@ -109,7 +112,8 @@ function isReplayable(
 
 type Body = { tools: Record<string, unknown>[]; input: Record<string, unknown>[] };
 
-describe('createOpenAIToolSearch', () => {
+// A hang guard, not a timing: a real SDK over 1,000 tools on a busy 2-core machine can pass 5 s.
+describe('createOpenAIToolSearch', { timeout: HANG_GUARD_MS }, () => {
   it('finds, loads and calls a namespaced tool of a 1,000-tool catalog with identical tools every step', async () => {
     const { requests, ran } = await runLoop({ grouped: true, responses: createIssue });
     expect(requests).toHaveLength(3);

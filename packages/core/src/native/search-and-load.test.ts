@@ -6,6 +6,9 @@ import { createAnthropicToolSearch } from './anthropic-tool-search';
 import { createOpenAIToolSearch, loadedNames } from './openai-tool-search';
 import { searchAndLoad } from './search-and-load';
 
+/** Generous: only a hung test should reach it. */
+const HANG_GUARD_MS = 30_000;
+
 const catalog = createLargeCatalog(200);
 const byId = Object.fromEntries(catalog.map((tool) => [tool.id, tool]));
 const words = [
@@ -25,7 +28,8 @@ function engineOf(filter?: ToolFilter<LargeCatalogTool, unknown>, maxLoadedTools
   });
 }
 
-describe('searchAndLoad', () => {
+// A hang guard, not a timing: a real SDK over 1,000 tools on a busy 2-core machine can pass 5 s.
+describe('searchAndLoad', { timeout: HANG_GUARD_MS }, () => {
   it('never hands the provider a tool the filter denies, and loads exactly what it hands over', async () => {
     // One engine (indexing is the slow part); each run sets the policy and uses threads of its own.
     let refused = new Set<string>();
