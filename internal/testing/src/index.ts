@@ -2,6 +2,8 @@ export * from './adapter-commands';
 export * from './adapter-model';
 export * from './embeddings-server';
 export * from './hostile-inputs';
+export * from './large-catalog';
 export * from './prompt-prefix';
 export * from './property-runs';
+export * from './recording-fetch';
 export * from './store-model';

@@ -58,6 +58,16 @@ export {
   MAX_RESULT_DESCRIPTION,
   toolSearchInstructions,
 } from './meta-tools/meta-tool-texts';
+export type { ListNativeToolsOptions, NativeCatalog } from './native/native-catalog';
+export { listNativeTools, toObjectSchema } from './native/native-catalog';
+export type { NativeSearchResult } from './native/search-and-load';
+export {
+  NATIVE_SEARCH_DESCRIPTION,
+  NATIVE_SEARCH_PARAMETERS,
+  NATIVE_SEARCH_TOOL_NAME,
+  searchAndLoad,
+  toActivationRecord,
+} from './native/search-and-load';
 export { MAX_QUERY_LENGTH } from './search/parsed-query';
 export type { FusedResult, WeightedRanking } from './search/reciprocal-rank-fusion';
 export { DEFAULT_RRF_K, fuseRankings } from './search/reciprocal-rank-fusion';
