@@ -5,6 +5,7 @@ import type {
 } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import {
+  type ActiveTool,
   catalogInstructions,
   createToolSearchEngine,
   META_TOOL_NAMES,
@@ -15,11 +16,17 @@ import {
 } from 'tool-search-core';
 import { describeMastraTool } from './describe-mastra-tool';
 import { engineEmbeddingOptions } from './embed-with-embedder';
+import { latestUserText, Preselector } from './preselect-step';
 import { keepRequestResult, requestResultsOf } from './request-results';
 import { threadIdOf } from './thread-id-of';
-import { guardLoadedTool, toMastraMetaTool } from './to-mastra-tools';
+import { toMastraMetaTool } from './to-mastra-tools';
+import { type RunChecks, toStepTool } from './to-step-tool';
 import { toolResultsOf } from './tool-results-of';
-import type { AnyMastraTool, ToolSearchProcessorOptions } from './tool-search-processor-options';
+import type {
+  AnyMastraTool,
+  PreselectClassifier,
+  ToolSearchProcessorOptions,
+} from './tool-search-processor-options';
 
 /** What a step or an approval resume gives us to build a session from. */
 interface RequestView {
@@ -49,6 +56,12 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   readonly #engine: ToolSearchEngine<AnyMastraTool, RequestContext>;
   readonly #includeResolvedTools: boolean;
   readonly #injectCatalog: boolean;
+  readonly #preselector: Preselector | undefined;
+  readonly #runChecks: RunChecks;
+  readonly #onError: ToolSearchProcessorOptions['onError'];
+  /** Per request context, the request's state when Mastra gives the step none (a direct caller). */
+  readonly #requestStates = new WeakMap<object, Record<string, unknown>>();
+  #mastra: MastraClassifiers | undefined;
   /**
    * Names `getLoadedToolsForRequestContext` returned, per request context: an agent converts
    * those tools and adds them to the request's own tools, where `processInputStep` must tell them
@@ -62,12 +75,15 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       includeResolvedTools,
       injectCatalog,
       filter,
+      deferredFilter,
+      preselect,
       embedder,
       embedderOptions,
       ...engineOptions
     } = options ?? {};
     this.#includeResolvedTools = includeResolvedTools === true;
     this.#injectCatalog = injectCatalog === true;
+    this.#onError = engineOptions.onError;
     this.#engine = createToolSearchEngine<AnyMastraTool, RequestContext>({
       ...engineOptions,
       ...engineEmbeddingOptions({ ...engineOptions, embedder, embedderOptions }),
@@ -76,7 +92,32 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
         filter: ({ toolName, tool, requestContext, phase }) =>
           filter({ toolName, tool, requestContext, phase }),
       }),
+      ...(deferredFilter && {
+        deferredFilter: ({ toolName, tool, requestContext, phase }) =>
+          deferredFilter({ toolName, tool, requestContext, phase }),
+      }),
     });
+    // A run re-asks the session only when its answer can differ from the step's: a filter may
+    // change its mind (approvals run tools long after their step), and a budget counts runs as use.
+    this.#runChecks = {
+      recheck:
+        filter !== undefined ||
+        deferredFilter !== undefined ||
+        engineOptions.maxLoadedTools !== undefined,
+    };
+    this.#preselector =
+      preselect === undefined
+        ? undefined
+        : new Preselector(preselect, { maxThreads: engineOptions.maxThreads });
+  }
+
+  /**
+   * Called by Mastra when the agent is registered, so `preselect` can find a classifier given by
+   * its id.
+   * @param mastra - the Mastra instance
+   */
+  __registerMastra(mastra: unknown): void {
+    this.#mastra = mastra as MastraClassifiers;
   }
 
   /**
@@ -95,7 +136,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
         );
       }
     }
-    const state = stateOf(args);
+    const state = this.#requestState(args);
     const session = this.#createSession({
       requestContext: args.requestContext,
       tools: args.tools,
@@ -103,6 +144,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       state,
     });
     args.messageList.addSystem(session.instructions);
+    if (this.#preselector) await this.#preselect(args, session, state);
     if (this.#injectCatalog) {
       const listed = (await session.listTools('search')).map(({ descriptor }) => descriptor);
       const catalog = catalogInstructions(listed, { autoLoad: session.engine.options.autoLoad });
@@ -116,7 +158,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
           keepRequestResult(state, { toolCallId, record: { toolName, output } });
     const ownTools = this.#includeResolvedTools ? {} : this.#agentOwnTools(agentTools, session);
     const loaded: [string, AnyMastraTool][] = [];
-    for (const { id, tool } of await session.activeTools()) {
+    for (const active of await session.activeTools()) {
+      const { id, tool } = active;
       if (Object.hasOwn(ownTools, id)) {
         // The same tool given to the agent too: offered once, as the agent's.
         if (isSameTool(ownTools[id], tool)) continue;
@@ -124,7 +167,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
           `ToolSearchProcessor: the loaded tool "${id}" conflicts with an always-available input tool of the same name (the agent's own tools). Rename one of them.`,
         );
       }
-      loaded.push([id, guardLoadedTool(tool, id, session)]);
+      loaded.push([id, this.#toStepTool(active, session)]);
     }
     // Built with own properties: a tool named `__proto__` stays a tool (see toToolRecord).
     const tools = toToolRecord<unknown>([
@@ -158,7 +201,9 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       requestContext,
       tools: args.stepArgs?.tools ?? args.tools,
       messages: args.stepArgs?.messages ?? args.messages,
-      state: args.stepArgs ? stateOf(args.stepArgs) : undefined,
+      state: args.stepArgs
+        ? this.#requestState(args.stepArgs)
+        : requestContext && this.#requestStates.get(requestContext),
     });
     const tools = await this.#loadedTools(session);
     if (requestContext && typeof requestContext === 'object') {
@@ -228,11 +273,85 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       threadId: threadIdOf(request.requestContext),
       requestContext: request.requestContext,
       resolvedTools,
-      toolResults: [
-        ...conversation.records,
-        ...requestResultsOf(request.state, conversation.callIds),
-      ],
+      toolResults: conversation.records,
+      requestResults: requestResultsOf(request.state, conversation.callIds),
     });
+  }
+
+  /**
+   * Mastra's per-request processor state, or, for a caller that drives steps without one, a state
+   * kept per request context: either lives exactly as long as the request.
+   */
+  #requestState(args: ProcessInputStepArgs): Record<string, unknown> | undefined {
+    const state = stateOf(args);
+    if (state) return state;
+    const context: unknown = args.requestContext;
+    if (context === null || typeof context !== 'object') return undefined;
+    let kept = this.#requestStates.get(context);
+    if (!kept) {
+      kept = {};
+      this.#requestStates.set(context, kept);
+    }
+    return kept;
+  }
+
+  /** Loads tools from the user's message; a failure loads nothing and is reported, never thrown. */
+  async #preselect(
+    args: ProcessInputStepArgs,
+    session: ToolSearchSession<AnyMastraTool, RequestContext>,
+    state: Record<string, unknown> | undefined,
+  ): Promise<void> {
+    const outcome = await this.#preselector!.run({
+      session,
+      message: latestUserText(args),
+      requestState: state,
+      lookup: (id) => this.#registeredClassifier(id),
+    });
+    if (!outcome) return;
+    const loaded = [...outcome.loaded, ...outcome.alreadyLoaded];
+    // Without a store, a load lives in the request's state, as the meta-tools' loads do.
+    if (!session.usesStore && loaded.length > 0)
+      keepRequestResult(state, {
+        toolCallId: undefined,
+        record: { toolName: 'load_tool', output: { success: true, loaded } },
+      });
+    if (outcome.error === undefined) return;
+    if (this.#onError) {
+      try {
+        this.#onError({ threadId: session.threadId, operation: 'preselect', error: outcome.error });
+      } catch {
+        // Telemetry must never break the agent.
+      }
+    } else {
+      // Mastra warns on the console when preselect fails open; with an onError handler, it decides.
+      console.warn(
+        'ToolSearchProcessor: preselect failed; this step goes on without preselected tools.',
+        outcome.error,
+      );
+    }
+  }
+
+  #registeredClassifier(id: string): PreselectClassifier | undefined {
+    const mastra = this.#mastra;
+    for (const getter of ['getClassifierById', 'getClassifier'] as const) {
+      const get = mastra?.[getter];
+      if (typeof get !== 'function') continue;
+      try {
+        const found = get.call(mastra, id) as PreselectClassifier | undefined;
+        if (found) return found;
+      } catch {
+        // Mastra's getters throw for an unknown id; the other getter may know it.
+      }
+    }
+    return undefined;
+  }
+
+  /** The tool to offer for an active tool (see {@link toStepTool}). */
+  #toStepTool(
+    active: ActiveTool<AnyMastraTool>,
+    session: ToolSearchSession<AnyMastraTool, RequestContext>,
+  ): AnyMastraTool {
+    return toStepTool(active, session, this.#runChecks);
   }
 
   /**
@@ -257,7 +376,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     session: ToolSearchSession<AnyMastraTool, RequestContext>,
   ): Promise<Record<string, AnyMastraTool>> {
     const active = await session.activeTools();
-    return toToolRecord(active.map(({ id, tool }) => [id, guardLoadedTool(tool, id, session)]));
+    return toToolRecord(active.map((tool) => [tool.id, this.#toStepTool(tool, session)]));
   }
 }
 
@@ -273,6 +392,12 @@ function isSameTool(candidate: unknown, tool: AnyMastraTool): boolean {
     fields.id === tool.id &&
     fields.description === tool.description
   );
+}
+
+/** Where a Mastra instance keeps its registered classifiers (`@mastra/core` 1.71 and later). */
+interface MastraClassifiers {
+  getClassifierById?: unknown;
+  getClassifier?: unknown;
 }
 
 /** The step's per-request processor state, when Mastra gives one. */
