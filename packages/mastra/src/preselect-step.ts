@@ -5,8 +5,10 @@ import {
   type PreselectOutcome,
   preloadTools,
   preselectTools,
+  type ToolSearchEvents,
   type ToolSearchSession,
 } from 'tool-search-core';
+import { keepRequestResult } from './request-results';
 import type {
   AnyMastraTool,
   ClassifierPreselect,
@@ -25,9 +27,17 @@ export interface PreselectStep {
   session: ToolSearchSession<AnyMastraTool, RequestContext>;
   /** The user's latest message. */
   message: string;
-  /** The request's own state (Mastra's `args.state`), where a request without a store keeps things. */
-  requestState: object | undefined;
-  /** Finds a registered classifier, once Mastra has registered the processor. */
+  /** The request's own state (Mastra's `args.state`), where a request without a store keeps its loads. */
+  requestState: Record<string, unknown> | undefined;
+}
+
+/** How a {@link Preselector} finds classifiers and reports failures. */
+export interface PreselectorOptions {
+  /** Threads whose last message is remembered. */
+  maxThreads?: number | undefined;
+  /** The processor's `onError`; without one, a failure is warned on the console, as Mastra does. */
+  onError?: ToolSearchEvents['onError'];
+  /** Finds a classifier registered with Mastra. */
   lookup: ClassifierLookup;
 }
 
@@ -44,15 +54,17 @@ export class Preselector {
   readonly #requests = new WeakMap<object, string>();
   readonly #maxThreads: number;
   readonly #checked = new WeakSet<object>();
+  readonly #options: PreselectorOptions;
 
   /**
    * @param config - the `preselect` option, checked here (a classifier given by id is checked
    *   when first used)
-   * @param options - `maxThreads`: threads whose last message is remembered
+   * @param options - remembered threads, failure reporting, registered classifiers
    * @throws when the classifier has no configured questions, the question is not one of them or
-   *   not a choice question, or `tools` does not map exactly the question's choices
+   *   not a choice question, or `tools` does not map exactly the question's choices; or when
+   *   `minScore` is not a number or `maxTools` not a positive integer
    */
-  constructor(config: ToolSearchPreselect, options: { maxThreads?: number | undefined } = {}) {
+  constructor(config: ToolSearchPreselect, options: PreselectorOptions) {
     if (config === null || typeof config !== 'object')
       throw new TypeError('ToolSearchProcessor: `preselect` must be an object');
     if ('classifier' in config) {
@@ -62,21 +74,65 @@ export class Preselector {
           `ToolSearchProcessor: preselect.minProbability must be between 0 and 1, got ${minProbability}`,
         );
       if (typeof config.classifier !== 'string') checkClassifier(config, config.classifier);
-    } else if (!('minScore' in config) || typeof config.minScore !== 'number') {
+    } else if (!('minScore' in config)) {
       throw new TypeError(
         'ToolSearchProcessor: `preselect` takes a `classifier` (with `question` and `tools`) or a `minScore`',
       );
+    } else if (typeof config.minScore !== 'number' || Number.isNaN(config.minScore)) {
+      throw new RangeError(
+        `ToolSearchProcessor: preselect.minScore must be a number, got ${String(config.minScore)}`,
+      );
+    } else if (
+      config.maxTools !== undefined &&
+      !(Number.isInteger(config.maxTools) && config.maxTools >= 1)
+    ) {
+      throw new RangeError(
+        `ToolSearchProcessor: preselect.maxTools must be an integer >= 1, got ${config.maxTools}`,
+      );
     }
     this.#config = config;
+    this.#options = options;
     this.#maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
   }
 
   /**
    * Preselects for this step unless the same message was preselected for already (in the thread,
-   * or in the request when its loads live with the request).
+   * or in the request when its loads live with the request). Loads made without a store are kept
+   * in the request's state, as the meta-tools' are; a failure is reported, never thrown.
    * @returns what was loaded, or `undefined` when nothing ran
    */
   async run(step: PreselectStep): Promise<PreselectOutcome | undefined> {
+    const outcome = await this.#choose(step);
+    if (!outcome) return undefined;
+    const { session } = step;
+    const loaded = [...outcome.loaded, ...outcome.alreadyLoaded];
+    if (!session.usesStore && loaded.length > 0)
+      keepRequestResult(step.requestState, {
+        toolCallId: undefined,
+        record: { toolName: 'load_tool', output: { success: true, loaded } },
+      });
+    if (outcome.error !== undefined) this.#report(session.threadId, outcome.error);
+    return outcome;
+  }
+
+  #report(threadId: string | undefined, error: unknown): void {
+    const { onError } = this.#options;
+    if (!onError) {
+      // Mastra warns on the console when preselect fails open; with onError, the app decides.
+      console.warn(
+        'ToolSearchProcessor: preselect failed; this step goes on without preselected tools.',
+        error,
+      );
+      return;
+    }
+    try {
+      onError({ threadId, operation: 'preselect', error });
+    } catch {
+      // Telemetry must never break the agent.
+    }
+  }
+
+  async #choose(step: PreselectStep): Promise<PreselectOutcome | undefined> {
     const message = step.message.trim();
     if (message === '') return undefined;
     const seen = contentHash(message);
@@ -101,20 +157,18 @@ export class Preselector {
     }
     let names: readonly string[];
     try {
-      names = await this.#classify(config, message, step.lookup);
+      names = await this.#classify(config, message);
     } catch (error) {
       return { loaded: [], alreadyLoaded: [], skipped: [], evicted: [], error };
     }
     return preloadTools(session, names);
   }
 
-  async #classify(
-    config: ClassifierPreselect,
-    message: string,
-    lookup: ClassifierLookup,
-  ): Promise<readonly string[]> {
+  async #classify(config: ClassifierPreselect, message: string): Promise<readonly string[]> {
     const classifier =
-      typeof config.classifier === 'string' ? lookup(config.classifier) : config.classifier;
+      typeof config.classifier === 'string'
+        ? this.#options.lookup(config.classifier)
+        : config.classifier;
     if (!classifier) {
       throw new Error(
         `ToolSearchProcessor: preselect.classifier '${String(config.classifier)}' is not registered with Mastra; register it (new Mastra({ classifiers })) or pass the Classifier itself.`,
@@ -140,6 +194,26 @@ export class Preselector {
     if (typeof probability === 'number' && probability < minProbability) return [];
     return Object.hasOwn(config.tools, answer.choice) ? config.tools[answer.choice]! : [];
   }
+}
+
+/**
+ * A classifier registered with Mastra under this id or key, if Mastra registered the processor.
+ * @param mastra - what Mastra passed to `__registerMastra`
+ * @param id - the classifier's id, or the key it was registered under
+ */
+export function registeredClassifier(mastra: unknown, id: string): PreselectClassifier | undefined {
+  const registry = mastra as Record<'getClassifierById' | 'getClassifier', unknown> | undefined;
+  for (const getter of ['getClassifierById', 'getClassifier'] as const) {
+    const get = registry?.[getter];
+    if (typeof get !== 'function') continue;
+    try {
+      const found = get.call(registry, id) as PreselectClassifier | undefined;
+      if (found) return found;
+    } catch {
+      // Mastra's getters throw for an unknown id; the other getter may know it.
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -186,41 +260,4 @@ function checkClassifier(config: ClassifierPreselect, classifier: PreselectClass
         `ToolSearchProcessor: preselect.tools['${choice}'] must be a list of tool names`,
       );
   }
-}
-
-/** The text of the user's latest message, from the step's messages or its message list. */
-export function latestUserText(args: { messages?: unknown; messageList?: unknown }): string {
-  let messages: unknown = args.messages;
-  if (!Array.isArray(messages)) {
-    try {
-      messages = (
-        args.messageList as { get?: { all?: { db?: () => unknown } } } | undefined
-      )?.get?.all?.db?.();
-    } catch {
-      messages = undefined;
-    }
-  }
-  if (!Array.isArray(messages)) return '';
-  for (let position = messages.length - 1; position >= 0; position--) {
-    const message = messages[position] as { role?: unknown; content?: unknown } | undefined;
-    if (message?.role === 'user') return textOf(message.content);
-  }
-  return '';
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  const fields = content as { parts?: unknown; content?: unknown } | undefined;
-  if (Array.isArray(fields?.parts)) {
-    const texts = fields.parts
-      .filter((part) => part?.type === 'text' && typeof part.text === 'string')
-      .map((part) => part.text as string);
-    if (texts.length > 0) return texts.join('\n');
-  }
-  if (Array.isArray(content))
-    return content
-      .filter((part) => part?.type === 'text' && typeof part.text === 'string')
-      .map((part) => part.text as string)
-      .join('\n');
-  return typeof fields?.content === 'string' ? fields.content : '';
 }

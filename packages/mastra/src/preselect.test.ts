@@ -207,6 +207,15 @@ describe('ToolSearchProcessor({ preselect }) by the index', () => {
     expect(chat.turns[0]!.toolNames).toEqual(['search_tools', 'load_tool']);
   });
 
+  it('refuses a preselect option it cannot use, at construction', () => {
+    const create = (preselect: unknown) => () =>
+      new ToolSearchProcessor({ tools: {}, preselect: preselect as never });
+    expect(create({ minScore: Number.NaN })).toThrow('preselect.minScore must be a number');
+    expect(create({ minScore: 2, maxTools: 0 })).toThrow('preselect.maxTools must be an integer');
+    expect(create({ maxTools: 2 })).toThrow('takes a `classifier`');
+    expect(create(null)).toThrow('`preselect` must be an object');
+  });
+
   it('keeps a preselected tool for the rest of its request without a thread', async () => {
     const log: ExecutionLog = { runs: [] };
     const processor = new ToolSearchProcessor({

@@ -3,13 +3,18 @@ import type { ActiveTool, ToolSearchSession } from 'tool-search-core';
 import { isSameRequest, requestIdentityOf } from './request-identity';
 import type { AnyMastraTool } from './tool-search-processor-options';
 
-/** What has to be checked when a loaded tool runs, beyond what the step already checked. */
+/**
+ * What can make a run's answer differ from the step's, so that a run asks the session again
+ * whether the tool is active: a filter may change its mind by the time an approval runs the tool,
+ * and with `maxLoadedTools` a run counts as a use for the eviction order.
+ */
 export interface RunChecks {
-  /**
-   * Ask the session again whether the tool is active: the filter may answer differently by the
-   * time an approval runs the tool, and with `maxLoadedTools` a run counts as a use.
-   */
-  recheck: boolean;
+  /** A `filter` is set (it cannot say whether it checks the `active` phase, so any counts). */
+  filter: boolean;
+  /** A `deferredFilter` is set: it is asked about deferred tools only. */
+  deferredFilter: boolean;
+  /** `maxLoadedTools` is set. */
+  budget: boolean;
 }
 
 /**
@@ -19,7 +24,7 @@ export interface RunChecks {
  * is no longer active.
  * @param active - the session's active tool
  * @param session - the request's session
- * @param checks - whether the run re-asks the session
+ * @param checks - what makes a run ask the session again
  */
 export function toStepTool(
   active: ActiveTool<AnyMastraTool>,
@@ -29,7 +34,9 @@ export function toStepTool(
   const { id, tool } = active;
   const execute = (tool as { execute?: unknown }).execute;
   const identity = active.deferred ? requestIdentityOf(session.requestContext) : undefined;
-  if (typeof execute !== 'function' || (!identity && !checks.recheck)) return tool;
+  const recheck =
+    checks.filter || checks.budget || (active.deferred === true && checks.deferredFilter);
+  if (typeof execute !== 'function' || (!identity && !recheck)) return tool;
   // Keep the prototype: Mastra recognises its tools by class or by a marker it may inherit.
   const guarded = Object.assign(Object.create(Object.getPrototypeOf(tool)), tool) as {
     execute: (...args: unknown[]) => Promise<unknown>;
@@ -41,7 +48,7 @@ export function toStepTool(
         `Tool "${id}" was loaded for another request: request identity changed. Load it again in this request.`,
       );
     }
-    if (checks.recheck && !(await session.isActive(id))) {
+    if (recheck && !(await session.isActive(id))) {
       // Worded like an unknown tool: a refusal must not reveal tools the caller may not use.
       throw new Error(`Tool "${id}" is not loaded. Use search_tools to find tools, then load one.`);
     }

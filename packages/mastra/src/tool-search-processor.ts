@@ -16,24 +16,22 @@ import {
 } from 'tool-search-core';
 import { describeMastraTool } from './describe-mastra-tool';
 import { engineEmbeddingOptions } from './embed-with-embedder';
-import { latestUserText, Preselector } from './preselect-step';
+import { latestUserText } from './latest-user-text';
+import { Preselector, registeredClassifier } from './preselect-step';
 import { keepRequestResult, requestResultsOf } from './request-results';
+import { RequestStates } from './request-states';
 import { threadIdOf } from './thread-id-of';
 import { toMastraMetaTool } from './to-mastra-tools';
 import { type RunChecks, toStepTool } from './to-step-tool';
 import { toolResultsOf } from './tool-results-of';
-import type {
-  AnyMastraTool,
-  PreselectClassifier,
-  ToolSearchProcessorOptions,
-} from './tool-search-processor-options';
+import type { AnyMastraTool, ToolSearchProcessorOptions } from './tool-search-processor-options';
 
 /** What a step or an approval resume gives us to build a session from. */
 interface RequestView {
   requestContext: RequestContext | undefined;
   tools: Record<string, unknown> | undefined;
   messages: readonly unknown[] | undefined;
-  /** Mastra's per-request processor state, which carries this request's meta-tool results. */
+  /** The request's state (see {@link RequestStates}), which carries its meta-tool results. */
   state: Record<string, unknown> | undefined;
 }
 
@@ -58,10 +56,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   readonly #injectCatalog: boolean;
   readonly #preselector: Preselector | undefined;
   readonly #runChecks: RunChecks;
-  readonly #onError: ToolSearchProcessorOptions['onError'];
-  /** Per request context, the request's state when Mastra gives the step none (a direct caller). */
-  readonly #requestStates = new WeakMap<object, Record<string, unknown>>();
-  #mastra: MastraClassifiers | undefined;
+  readonly #requestStates = new RequestStates();
+  #mastra: unknown;
   /**
    * Names `getLoadedToolsForRequestContext` returned, per request context: an agent converts
    * those tools and adds them to the request's own tools, where `processInputStep` must tell them
@@ -83,7 +79,6 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     } = options ?? {};
     this.#includeResolvedTools = includeResolvedTools === true;
     this.#injectCatalog = injectCatalog === true;
-    this.#onError = engineOptions.onError;
     this.#engine = createToolSearchEngine<AnyMastraTool, RequestContext>({
       ...engineOptions,
       ...engineEmbeddingOptions({ ...engineOptions, embedder, embedderOptions }),
@@ -97,18 +92,19 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
           deferredFilter({ toolName, tool, requestContext, phase }),
       }),
     });
-    // A run re-asks the session only when its answer can differ from the step's: a filter may
-    // change its mind (approvals run tools long after their step), and a budget counts runs as use.
     this.#runChecks = {
-      recheck:
-        filter !== undefined ||
-        deferredFilter !== undefined ||
-        engineOptions.maxLoadedTools !== undefined,
+      filter: filter !== undefined,
+      deferredFilter: deferredFilter !== undefined,
+      budget: engineOptions.maxLoadedTools !== undefined,
     };
     this.#preselector =
       preselect === undefined
         ? undefined
-        : new Preselector(preselect, { maxThreads: engineOptions.maxThreads });
+        : new Preselector(preselect, {
+            maxThreads: engineOptions.maxThreads,
+            onError: engineOptions.onError,
+            lookup: (id) => registeredClassifier(this.#mastra, id),
+          });
   }
 
   /**
@@ -117,12 +113,13 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    * @param mastra - the Mastra instance
    */
   __registerMastra(mastra: unknown): void {
-    this.#mastra = mastra as MastraClassifiers;
+    this.#mastra = mastra;
   }
 
   /**
    * Offers the meta-tools, the agent's own tools (withheld under `includeResolvedTools`) and the
-   * pinned and loaded tools, in that order, and explains the meta-tools in a system message.
+   * pinned and loaded tools, in that order, and explains the meta-tools in a system message. With
+   * `preselect`, first loads tools from the user's message (once per message).
    * @param args - Mastra's step arguments
    * @throws when an agent tool takes a meta-tool's name, or a loaded tool's name belongs to a
    *   different agent tool: either would silently replace one tool with another
@@ -136,7 +133,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
         );
       }
     }
-    const state = this.#requestState(args);
+    const state = this.#requestStates.of(args);
     const session = this.#createSession({
       requestContext: args.requestContext,
       tools: args.tools,
@@ -144,7 +141,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       state,
     });
     args.messageList.addSystem(session.instructions);
-    if (this.#preselector) await this.#preselect(args, session, state);
+    await this.#preselector?.run({ session, message: latestUserText(args), requestState: state });
     if (this.#injectCatalog) {
       const listed = (await session.listTools('search')).map(({ descriptor }) => descriptor);
       const catalog = catalogInstructions(listed, { autoLoad: session.engine.options.autoLoad });
@@ -202,8 +199,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       tools: args.stepArgs?.tools ?? args.tools,
       messages: args.stepArgs?.messages ?? args.messages,
       state: args.stepArgs
-        ? this.#requestState(args.stepArgs)
-        : requestContext && this.#requestStates.get(requestContext),
+        ? this.#requestStates.of(args.stepArgs)
+        : this.#requestStates.peek(requestContext),
     });
     const tools = await this.#loadedTools(session);
     if (requestContext && typeof requestContext === 'object') {
@@ -278,74 +275,6 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     });
   }
 
-  /**
-   * Mastra's per-request processor state, or, for a caller that drives steps without one, a state
-   * kept per request context: either lives exactly as long as the request.
-   */
-  #requestState(args: ProcessInputStepArgs): Record<string, unknown> | undefined {
-    const state = stateOf(args);
-    if (state) return state;
-    const context: unknown = args.requestContext;
-    if (context === null || typeof context !== 'object') return undefined;
-    let kept = this.#requestStates.get(context);
-    if (!kept) {
-      kept = {};
-      this.#requestStates.set(context, kept);
-    }
-    return kept;
-  }
-
-  /** Loads tools from the user's message; a failure loads nothing and is reported, never thrown. */
-  async #preselect(
-    args: ProcessInputStepArgs,
-    session: ToolSearchSession<AnyMastraTool, RequestContext>,
-    state: Record<string, unknown> | undefined,
-  ): Promise<void> {
-    const outcome = await this.#preselector!.run({
-      session,
-      message: latestUserText(args),
-      requestState: state,
-      lookup: (id) => this.#registeredClassifier(id),
-    });
-    if (!outcome) return;
-    const loaded = [...outcome.loaded, ...outcome.alreadyLoaded];
-    // Without a store, a load lives in the request's state, as the meta-tools' loads do.
-    if (!session.usesStore && loaded.length > 0)
-      keepRequestResult(state, {
-        toolCallId: undefined,
-        record: { toolName: 'load_tool', output: { success: true, loaded } },
-      });
-    if (outcome.error === undefined) return;
-    if (this.#onError) {
-      try {
-        this.#onError({ threadId: session.threadId, operation: 'preselect', error: outcome.error });
-      } catch {
-        // Telemetry must never break the agent.
-      }
-    } else {
-      // Mastra warns on the console when preselect fails open; with an onError handler, it decides.
-      console.warn(
-        'ToolSearchProcessor: preselect failed; this step goes on without preselected tools.',
-        outcome.error,
-      );
-    }
-  }
-
-  #registeredClassifier(id: string): PreselectClassifier | undefined {
-    const mastra = this.#mastra;
-    for (const getter of ['getClassifierById', 'getClassifier'] as const) {
-      const get = mastra?.[getter];
-      if (typeof get !== 'function') continue;
-      try {
-        const found = get.call(mastra, id) as PreselectClassifier | undefined;
-        if (found) return found;
-      } catch {
-        // Mastra's getters throw for an unknown id; the other getter may know it.
-      }
-    }
-    return undefined;
-  }
-
   /** The tool to offer for an active tool (see {@link toStepTool}). */
   #toStepTool(
     active: ActiveTool<AnyMastraTool>,
@@ -392,18 +321,4 @@ function isSameTool(candidate: unknown, tool: AnyMastraTool): boolean {
     fields.id === tool.id &&
     fields.description === tool.description
   );
-}
-
-/** Where a Mastra instance keeps its registered classifiers (`@mastra/core` 1.71 and later). */
-interface MastraClassifiers {
-  getClassifierById?: unknown;
-  getClassifier?: unknown;
-}
-
-/** The step's per-request processor state, when Mastra gives one. */
-function stateOf(args: ProcessInputStepArgs): Record<string, unknown> | undefined {
-  const state: unknown = args.state;
-  return state !== null && typeof state === 'object'
-    ? (state as Record<string, unknown>)
-    : undefined;
 }
