@@ -236,6 +236,62 @@ describe('deferredTools', () => {
     expect(resolves).toEqual([]);
   });
 
+  it('answers hostile sources and resolvers without crashing or losing state', async () => {
+    const errors: string[] = [];
+    let failSource = false;
+    const engine = engineFor({
+      deferredTools: () => {
+        if (failSource) return Promise.reject(new Error('directory unavailable'));
+        const tools: Record<string, DeferredTool<FakeTool>> = {};
+        Object.defineProperty(tools, '__proto__', {
+          value: {
+            id: '__proto__',
+            description: 'prototype named tool',
+            resolve: () => ({ description: 'p' }),
+          },
+          enumerable: true,
+        });
+        tools.empty = {
+          id: 'empty',
+          description: 'resolves to nothing',
+          resolve: () => null as never,
+        };
+        tools.guarded = {
+          id: 'guarded',
+          description: 'guarded by a throwing filter',
+          resolve: () => ({ description: 'g' }),
+        };
+        return tools;
+      },
+      deferredFilter: ({ toolName }) => {
+        if (toolName === 'guarded') throw new Error('policy service down');
+        return true;
+      },
+      onError: (event) => errors.push(event.operation),
+    });
+    const session = engine.createSession({ threadId: 'hostile' });
+    expect(await load(session, '__proto__')).toMatchObject({
+      success: true,
+      toolName: '__proto__',
+    });
+    await expect(load(session, 'empty')).rejects.toThrow('resolve returned no tool');
+    expect(await load(session, 'guarded')).toMatchObject({ success: false });
+    expect(errors).toEqual(['deferredTools:resolve', 'deferredFilter:load']);
+    expect((await session.activeTools()).map((tool) => tool.id)).toEqual(['__proto__']);
+    // A source that fails later withholds deferred tools from a step, and keeps the thread's state.
+    failSource = true;
+    await load(session, 'get_weather');
+    const next = engine.createSession({ threadId: 'hostile' });
+    expect((await next.activeTools()).map((tool) => tool.id)).toEqual(['get_weather']);
+    await expect(search(next, 'prototype')).rejects.toThrow('directory unavailable');
+    failSource = false;
+    const recovered = engine.createSession({ threadId: 'hostile' });
+    expect((await recovered.activeTools()).map((tool) => tool.id)).toEqual([
+      '__proto__',
+      'get_weather',
+    ]);
+  });
+
   it('throws at construction for a deferredTools that is not a function', () => {
     expect(() => engineFor({ deferredTools: {} as never })).toThrow(
       '`deferredTools` must be a function',
