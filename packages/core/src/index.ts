@@ -11,6 +11,17 @@ export { createOpenAICompatibleEmbed } from './embedding/openai-compatible-embed
 export type { SimilarityKernelPreference } from './embedding/similarity-kernel';
 export type { VectorCacheOptions } from './embedding/vector-cache';
 export { VectorCache } from './embedding/vector-cache';
+export type {
+  DeferredTool,
+  DeferredToolFilter,
+  DeferredToolFilterArgs,
+  DeferredToolsArgs,
+  DeferredToolsOptions,
+  DeferredToolsSource,
+} from './engine/deferred-tools';
+export { ToolResolutionError } from './engine/deferred-tools';
+export type { PreselectOptions, PreselectOutcome } from './engine/preselect';
+export { preloadTools, preselectTools } from './engine/preselect';
 export type { RequestCatalog, RequestTools, ResolvedTools } from './engine/request-catalogs';
 export { toToolRecord } from './engine/to-tool-record';
 export type { CatalogEntry, ToolCatalog } from './engine/tool-catalog';
