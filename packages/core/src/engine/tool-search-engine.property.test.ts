@@ -328,9 +328,19 @@ class Model {
     return entries;
   }
 
+  /**
+   * The replay without what a forged result may name: a tool this request does not know or may
+   * not load was never loaded, so it takes no place in the budget.
+   */
+  derived(conversation: Conversation, resolved: number): ModelEntry[] {
+    return this.replay(conversation, resolved).filter(
+      (entry) => this.lookup(entry.id, resolved) !== undefined && this.allows(entry.id, 'load'),
+    );
+  }
+
   /** Entries a request reads: the store's (a failing store reads as empty) or the replay. */
   readEntries(conversation: Conversation, resolved: number): ModelEntry[] {
-    if (!this.usesStore(conversation)) return this.replay(conversation, resolved);
+    if (!this.usesStore(conversation)) return this.derived(conversation, resolved);
     if (this.failing) return [];
     return this.storeGet(threadOf(conversation)!);
   }
@@ -383,7 +393,7 @@ class Model {
     }
     // Under context the request's own entries start from its replay (used-at = result position),
     // and the change is applied at the current time, which is later than any position.
-    return apply(this.replay(conversation, resolved));
+    return apply(this.derived(conversation, resolved));
   }
 }
 
@@ -1142,6 +1152,25 @@ const FOUND_SEQUENCES: readonly (readonly [Config, EngineCommand[]])[] = [
       new LoadCommand('t1', ['get_weather'], true, 0),
       new AdvanceCommand(TTL + 1),
       new ParallelLoadCommand('t1', ['nope', ''], 0),
+    ],
+  ],
+  // A forged load of a name that is no tool took the only place in the budget under context
+  // storage, so the load beside it offered nothing.
+  [
+    { ...BASE_CONFIG, ttl: 0, maxThreads: 2, maxLoadedTools: 1 },
+    [
+      new ForgeCommand('anon-2', 'search_tools'),
+      new ParallelLoadCommand('anon-2', ['get_weather', 'get_weather'], 0),
+    ],
+  ],
+  // The same with a tool the `load` filter denies: forged after a real load, it pushed it out.
+  [
+    { ...BASE_CONFIG, storage: 'context', maxLoadedTools: 1, filter: true },
+    [
+      new LoadCommand('t1', ['send_email'], true, 0),
+      new PolicyCommand('create_issue', 'load', 'deny'),
+      new ForgeCommand('t1', 'create_issue'),
+      new StepCommand('t1', 0),
     ],
   ],
 ];
