@@ -26,7 +26,9 @@ export interface RedisStoreConfig {
   ttl?: number;
   /**
    * How long one Redis call may take, in ms. Past it the call fails: the step goes on without the
-   * thread's loaded tools and `load_tool` answers that it could not load.
+   * thread's loaded tools and `load_tool` answers that it could not load. A change (load, unload,
+   * touch, set, delete) carries a deadline that Redis checks on its own clock, so one that reaches
+   * Redis too late changes nothing.
    * @default 1_000
    */
   timeout?: number;
@@ -36,6 +38,22 @@ export interface RedisStoreConfig {
 export interface RedisStoreOptions extends RedisStoreConfig {
   /** A connected ioredis (`new Redis()`, `new Cluster()`) or node-redis (`createClient()`) client. */
   client: RedisClient;
+  /**
+   * Called when a change whose call already failed with a timeout turns out to have been applied:
+   * Redis ran it before its deadline, but its answer came back after `timeout` (the network, or
+   * Redis, stalled between the two). Rare; log it, or hand it to the engine's `onError`. A change
+   * that Redis reaches after its deadline is never applied, so it is never reported here.
+   */
+  onLateChange?: ((event: RedisLateChange) => void) | undefined;
+}
+
+/** A change the store had reported as timed out, which Redis had applied in time after all. */
+export interface RedisLateChange {
+  threadId: string;
+  /** What the call asked for: an `update` operation, or a `set` or `delete` of the thread. */
+  operation: LoadedToolsOperation | { type: 'set'; state: LoadedToolsState } | { type: 'delete' };
+  /** What an `update` did, as its answer would have said; `undefined` for `set` and `delete`. */
+  change: LoadedToolsChange | undefined;
 }
 
 /** A loaded-tools store on Redis. Every method is one atomic Lua script call. */
@@ -54,6 +72,18 @@ export const DEFAULT_REDIS_TTL = DEFAULT_TTL;
  */
 export const DEFAULT_REDIS_TIMEOUT = 1_000;
 /**
+ * The share of `timeout` within which Redis must start a change: the last tenth is left for the
+ * answer's way back, so that a change Redis makes just in time is not answered just too late.
+ */
+const DEADLINE_SHARE = 0.9;
+/** Redis's `TIME` counts seconds and microseconds; `performance.now()` counts milliseconds. */
+const MICROSECONDS_PER_MS = 1_000;
+const MICROSECONDS_PER_SECOND = 1_000_000;
+/** The script's answer when it ran after its deadline and changed nothing. */
+const LATE = 'late';
+/** The deadline argument of a read: it changes nothing, so it may run whenever Redis gets to it. */
+const NO_DEADLINE = '0';
+/**
  * Tool ids one call may carry. The engine sends at most 50 (a `load_tool` call's limit); far more
  * is a bug or an attack, would hold Redis busy in the script, and is past what node-redis can
  * pass as arguments (it overflows the call stack near 100,000).
@@ -66,7 +96,9 @@ const MAX_IDS_PER_CALL = 10_000;
  * concurrent requests from any number of processes never lose each other's loads. A thread's key
  * expires after `ttl` of idleness. The store never throws into the agent's loop: a call that
  * fails or takes longer than `timeout` rejects, and the engine answers the model and emits
- * `onError`. The store does not own the client: close it yourself.
+ * `onError`. A change that timed out does not take effect later: Redis refuses it past its
+ * deadline (or, if Redis ran it in time and only its answer was late, `onLateChange` says so).
+ * The store does not own the client: close it yourself.
  *
  * @param options - the client, key prefix, ttl and timeout
  * @example
@@ -88,6 +120,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     throw new RangeError(`createRedisStore: ttl must be an integer >= 0 ms, got ${ttl}`);
   if (!(Number.isFinite(timeout) && timeout > 0))
     throw new RangeError(`createRedisStore: timeout must be > 0 ms, got ${timeout}`);
+  if (options.onLateChange !== undefined && typeof options.onLateChange !== 'function')
+    throw new TypeError('createRedisStore: onLateChange must be a function');
   const runner = toScriptRunner(options.client, LOADED_TOOLS_SCRIPT, LOADED_TOOLS_SCRIPT_SHA);
   const ttlArgument = String(ttl);
 
@@ -97,24 +131,79 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return `${keyPrefix}{${wellFormed(threadId, 'thread id')}}:tools`;
   };
 
-  const call = async (threadId: string, args: string[]): Promise<unknown> => {
+  /**
+   * A change carries a deadline on Redis's own clock, which the script checks before it changes
+   * anything: first a `clock` call reads Redis's time, then the change goes out with the part of
+   * the timeout that is left, added to that time. Only durations measured on this process's
+   * monotonic clock cross over, so the two clocks may be any distance apart. Resolves to `LATE`
+   * when no time is left to send it.
+   */
+  const sendChange = async (key: string, args: string[], started: number): Promise<unknown> => {
+    const now = toMicroseconds(await runner.run(key, ['clock']));
+    const left = started + timeout * DEADLINE_SHARE - performance.now();
+    if (!(left > 0)) return LATE;
+    if (!runner.isConnected())
+      throw new RedisStoreError('not-connected', 'Redis is not connected; the change was not sent');
+    const deadline = String(now + Math.floor(left * MICROSECONDS_PER_MS));
+    return runner.run(key, [args[0]!, ttlArgument, deadline, ...args.slice(1)]);
+  };
+
+  /** Sends a call, raced against `timeout`; a change (with its `operation`) carries a deadline. */
+  const call = async (
+    threadId: string,
+    args: string[],
+    operation?: RedisLateChange['operation'],
+  ): Promise<unknown> => {
     const key = keyOf(threadId);
     if (!runner.isConnected())
       throw new RedisStoreError('not-connected', 'Redis is not connected; the call was not sent');
-    const reply = runner.run(key, [args[0]!, ttlArgument, ...args.slice(1)]);
-    // A reply that comes after the timeout is dropped; its failure was already reported as one.
-    reply.catch(() => {});
+    const started = performance.now();
+    const reply =
+      operation === undefined
+        ? runner.run(key, [args[0]!, ttlArgument, NO_DEADLINE, ...args.slice(1)])
+        : sendChange(key, args, started);
+    let timedOut = false;
+    reply.then(
+      (answer) => {
+        if (timedOut && operation !== undefined) reportLate(threadId, operation, answer);
+      },
+      // A failure after the timeout was already reported as the timeout.
+      () => {},
+    );
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new RedisStoreError('timeout', `Redis did not answer within ${timeout} ms`)),
-        timeout,
-      );
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new RedisStoreError('timeout', `Redis did not answer within ${timeout} ms`));
+      }, timeout);
     });
     try {
       return parseReply(await Promise.race([reply, expired]));
     } finally {
       clearTimeout(timer);
+    }
+  };
+
+  const reportLate = (
+    threadId: string,
+    operation: RedisLateChange['operation'],
+    answer: unknown,
+  ): void => {
+    const onLateChange = options.onLateChange;
+    if (!onLateChange) return;
+    let change: LoadedToolsChange | undefined;
+    try {
+      const parsed = parseReply(answer);
+      change =
+        operation.type === 'set' || operation.type === 'delete' ? undefined : toChange(parsed);
+    } catch {
+      // Refused as late (nothing changed), or not the script's answer (nothing to report).
+      return;
+    }
+    try {
+      onLateChange({ threadId, operation, change });
+    } catch {
+      // A handler that throws must not turn into an unhandled rejection.
     }
   };
 
@@ -129,15 +218,28 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       // The engine never calls set on a store with update; it serves direct use and migrations.
       const tools = Array.isArray(state?.tools) ? state.tools : [];
       const pairs = withinLimit(tools).flatMap((entry) => [toolId(entry.id), finite(entry.usedAt)]);
-      await call(threadId, ['set', '0', '0', ...pairs]);
+      await call(threadId, ['set', '0', '0', ...pairs], { type: 'set', state });
     },
     async delete(threadId) {
-      await call(threadId, ['delete']);
+      await call(threadId, ['delete'], { type: 'delete' });
     },
     async update(threadId, operation) {
-      return toChange(await call(threadId, toArguments(operation)));
+      return toChange(await call(threadId, toArguments(operation), operation));
     },
   };
+}
+
+/** Redis's `TIME`, as the `clock` call answers it, in microseconds. */
+function toMicroseconds(reply: unknown): number {
+  const time = parseReply(reply);
+  if (
+    !Array.isArray(time) ||
+    !Number.isSafeInteger(time[0]) ||
+    !Number.isSafeInteger(time[1]) ||
+    time[0] < 0
+  )
+    throw new RedisStoreError('bad-reply', 'Expected the Redis clock as [seconds, microseconds]');
+  return time[0] * MICROSECONDS_PER_SECOND + time[1];
 }
 
 function toArguments(operation: LoadedToolsOperation): string[] {
@@ -192,6 +294,11 @@ function finite(value: number): string {
 
 function parseReply(reply: unknown): unknown {
   const text = typeof reply === 'string' ? reply : Buffer.isBuffer(reply) ? reply.toString() : '';
+  if (text === LATE)
+    throw new RedisStoreError(
+      'timeout',
+      'Redis reached the call after its deadline (a share of the timeout) and changed nothing',
+    );
   try {
     return JSON.parse(text);
   } catch {

@@ -1,7 +1,8 @@
 /**
  * Model-based property tests of the engine: random sequences of searches, loads, unloads, calls,
  * filter changes, thread switches, clock advances, request-resolved tools, conversation trims,
- * forged results, restarts and store failures, run against the real engine and a small
+ * forged results, restarts, store failures and store changes that time out, run against the real
+ * engine and a small
  * reference model. After every command the engine must agree with the model, and:
  * - the active set is a subset of (allowed by the filter) ∪ pinned;
  * - the loaded tools keep their order: they only append, except for what a result reported as
@@ -226,6 +227,8 @@ class Model {
   clock = 1_000_000;
   variant: CatalogVariant = 'full';
   failing = false;
+  /** The store's changes time out (its reads still answer). */
+  timingOut = false;
   readonly policy = new Map<string, Verdict>();
   /** Store slots by thread, least recently accessed first (the memory store's order). */
   readonly slots = new Map<string, Slot>();
@@ -388,7 +391,7 @@ class Model {
     apply: (entries: ModelEntry[]) => ModelChange,
   ): ModelChange | 'failed' {
     if (this.usesStore(conversation)) {
-      if (this.failing) return 'failed';
+      if (this.failing || this.timingOut) return 'failed';
       return this.storeChange(threadOf(conversation)!, apply);
     }
     // Under context the request's own entries start from its replay (used-at = result position),
@@ -429,13 +432,30 @@ function createGetSetStore(): LoadedToolsStore & {
   };
 }
 
-/** A store that fails every call while `failing` is set, leaving the store behind it untouched. */
+/**
+ * A store whose changes (`update`, `set`, `delete`) time out while `isTimingOut()`: each rejects
+ * as a store that gave up waiting does, and never lands later, which is what a store with
+ * deadlines guarantees (the Redis store's suite checks that against a real Redis); reads answer.
+ */
+function timingOutStore(inner: LoadedToolsStore, isTimingOut: () => boolean): LoadedToolsStore {
+  const timedOut = () => Promise.reject(new Error('the store did not answer in time'));
+  return {
+    get: (thread) => inner.get(thread),
+    set: (thread, state) => (isTimingOut() ? timedOut() : inner.set(thread, state)),
+    delete: (thread) => (isTimingOut() ? timedOut() : inner.delete(thread)),
+    ...(inner.update && {
+      update: (thread, operation) =>
+        isTimingOut() ? timedOut() : inner.update!(thread, operation),
+    }),
+  };
+}
 
 class World {
   readonly config: Config;
   readonly policy = new Map<string, Verdict>();
   variant: CatalogVariant = 'full';
   failing = false;
+  timingOut = false;
   readonly conversations = new Map<Conversation, ToolResultRecord[]>();
   /** The store the engine uses (absent under context and for the built-in one). */
   readonly store:
@@ -470,7 +490,10 @@ class World {
         ? ('in-memory' as const)
         : config.storage === 'context'
           ? ('context' as const)
-          : failingStore(this.store!, () => this.failing);
+          : failingStore(
+              timingOutStore(this.store!, () => this.timingOut),
+              () => this.failing,
+            );
     return createToolSearchEngine<FakeTool, Context>({
       tools: STATIC_RECORDS[this.variant],
       describe: (tool) => ({ id: tool.id, description: tool.description }),
@@ -931,7 +954,8 @@ class CallCommand implements EngineCommand {
       active &&
       model.config.maxLoadedTools !== undefined &&
       model.usesStore(this.conversation) &&
-      !model.failing
+      !model.failing &&
+      !model.timingOut
     ) {
       model.storeChange(threadOf(this.conversation)!, (current) => {
         const entry = current.find((candidate) => candidate.id === id);
@@ -1045,7 +1069,7 @@ class ClearCommand implements EngineCommand {
   async run(model: Model, world: World) {
     const thread = threadOf(this.conversation);
     const cleared = thread === undefined ? Promise.resolve() : world.engine.clearState(thread);
-    if (model.usesStore(this.conversation) && model.failing) {
+    if (model.usesStore(this.conversation) && (model.failing || model.timingOut)) {
       await expect(cleared).rejects.toThrow();
     } else {
       await cleared;
@@ -1055,6 +1079,30 @@ class ClearCommand implements EngineCommand {
     await checkWorld(model, world, this.conversation, 0);
   }
   toString = () => `clearState(${this.conversation})`;
+}
+
+/**
+ * A search, load, unload, call or clear whose store changes time out: the engine answers that it
+ * failed (a call's touch is dropped quietly) and the state is what it was.
+ */
+class TimeoutCommand implements EngineCommand {
+  constructor(
+    readonly inner: SearchCommand | LoadCommand | UnloadCommand | CallCommand | ClearCommand,
+  ) {}
+  check = (model: Readonly<Model>) =>
+    (model.config.storage === 'memory' || model.config.storage === 'get-set') &&
+    this.inner.check(model);
+  async run(model: Model, world: World) {
+    model.timingOut = true;
+    world.timingOut = true;
+    try {
+      await this.inner.run(model, world);
+    } finally {
+      model.timingOut = false;
+      world.timingOut = false;
+    }
+  }
+  toString = () => `timesOut(${this.inner.toString()})`;
 }
 
 const commandArbitraries: fc.Arbitrary<EngineCommand>[] = [
@@ -1106,6 +1154,32 @@ const commandArbitraries: fc.Arbitrary<EngineCommand>[] = [
   fc.constantFrom<CatalogVariant>('full', 'reduced').map((variant) => new RestartCommand(variant)),
   fc.boolean().map((failing) => new FailCommand(failing)),
   conversationArbitrary.map((c) => new ClearCommand(c)),
+  fc
+    .oneof(
+      fc
+        .tuple(conversationArbitrary, fc.constantFrom(...QUERIES), resolvedArbitrary)
+        .map(([c, q, r]) => new SearchCommand(c, q, undefined, r)),
+      fc
+        .tuple(
+          conversationArbitrary,
+          fc.array(nameArbitrary, { minLength: 1, maxLength: 3 }),
+          fc.boolean(),
+          resolvedArbitrary,
+        )
+        .map(([c, n, s, r]) => new LoadCommand(c, n, s, r)),
+      fc
+        .tuple(
+          conversationArbitrary,
+          fc.array(nameArbitrary, { minLength: 1, maxLength: 2 }),
+          resolvedArbitrary,
+        )
+        .map(([c, n, r]) => new UnloadCommand(c, n, r)),
+      fc
+        .tuple(conversationArbitrary, nameArbitrary, resolvedArbitrary)
+        .map(([c, n, r]) => new CallCommand(c, n, r)),
+      conversationArbitrary.map((c) => new ClearCommand(c)),
+    )
+    .map((inner) => new TimeoutCommand(inner)),
 ];
 
 async function runSequence(config: Config, commands: Iterable<EngineCommand>): Promise<void> {
