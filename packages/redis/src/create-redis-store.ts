@@ -1,6 +1,5 @@
 import {
   DEFAULT_TTL,
-  type LoadedToolEntry,
   type LoadedToolsChange,
   type LoadedToolsOperation,
   type LoadedToolsState,
@@ -9,6 +8,18 @@ import {
 import { LOADED_TOOLS_SCRIPT, LOADED_TOOLS_SCRIPT_SHA } from './loaded-tools-script';
 import { type RedisClient, toScriptRunner } from './redis-client';
 import { RedisStoreError } from './redis-store-error';
+import {
+  finite,
+  LATE,
+  parseReply,
+  toArguments,
+  toChange,
+  toEntries,
+  toMicroseconds,
+  toolId,
+  wellFormed,
+  withinLimit,
+} from './script-protocol';
 
 /** The options of {@link createRedisStore} that are plain data, so they can come from a JSON config. */
 export interface RedisStoreConfig {
@@ -76,19 +87,10 @@ export const DEFAULT_REDIS_TIMEOUT = 1_000;
  * answer's way back, so that a change Redis makes just in time is not answered just too late.
  */
 const DEADLINE_SHARE = 0.9;
-/** Redis's `TIME` counts seconds and microseconds; `performance.now()` counts milliseconds. */
+/** `performance.now()` counts milliseconds; the deadline is in Redis's microseconds. */
 const MICROSECONDS_PER_MS = 1_000;
-const MICROSECONDS_PER_SECOND = 1_000_000;
-/** The script's answer when it ran after its deadline and changed nothing. */
-const LATE = 'late';
 /** The deadline argument of a read: it changes nothing, so it may run whenever Redis gets to it. */
 const NO_DEADLINE = '0';
-/**
- * Tool ids one call may carry. The engine sends at most 50 (a `load_tool` call's limit); far more
- * is a bug or an attack, would hold Redis busy in the script, and is past what node-redis can
- * pass as arguments (it overflows the call stack near 100,000).
- */
-const MAX_IDS_PER_CALL = 10_000;
 
 /**
  * Creates a loaded-tools store on Redis for servers that run many instances: every change to a
@@ -227,98 +229,4 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return toChange(await call(threadId, toArguments(operation), operation));
     },
   };
-}
-
-/** Redis's `TIME`, as the `clock` call answers it, in microseconds. */
-function toMicroseconds(reply: unknown): number {
-  const time = parseReply(reply);
-  if (
-    !Array.isArray(time) ||
-    !Number.isSafeInteger(time[0]) ||
-    !Number.isSafeInteger(time[1]) ||
-    time[0] < 0
-  )
-    throw new RedisStoreError('bad-reply', 'Expected the Redis clock as [seconds, microseconds]');
-  return time[0] * MICROSECONDS_PER_SECOND + time[1];
-}
-
-function toArguments(operation: LoadedToolsOperation): string[] {
-  switch (operation?.type) {
-    case 'load':
-      return [
-        'load',
-        finite(operation.at),
-        String(operation.maxLoadedTools ?? 0),
-        ...withinLimit(operation.ids).map(toolId),
-      ];
-    case 'unload':
-      return ['unload', '0', '0', ...withinLimit(operation.ids).map(toolId)];
-    case 'touch':
-      return ['touch', finite(operation.at), '0', toolId(operation.id)];
-    default:
-      throw new TypeError(
-        `createRedisStore: unknown operation ${JSON.stringify((operation as { type?: unknown })?.type)}`,
-      );
-  }
-}
-
-/**
- * Redis keeps keys and values as UTF-8 bytes, where a lone surrogate becomes U+FFFD: two thread
- * ids (or tool ids) that differ only there would become one. Such ids are refused instead.
- */
-function wellFormed(value: string, what: string): string {
-  if (!(value as unknown as { isWellFormed(): boolean }).isWellFormed())
-    throw new TypeError(
-      `createRedisStore: the ${what} ${JSON.stringify(value)} is not well-formed Unicode (it has a lone surrogate); Redis would store it as a different string`,
-    );
-  return value;
-}
-
-function withinLimit<T>(ids: readonly T[]): readonly T[] {
-  if (ids.length > MAX_IDS_PER_CALL)
-    throw new RangeError(
-      `createRedisStore: one call may carry at most ${MAX_IDS_PER_CALL} tool ids, got ${ids.length}`,
-    );
-  return ids;
-}
-
-function toolId(id: unknown): string {
-  return wellFormed(String(id), 'tool id');
-}
-
-function finite(value: number): string {
-  if (!Number.isFinite(value))
-    throw new TypeError(`createRedisStore: a time must be a finite number, got ${value}`);
-  return String(value);
-}
-
-function parseReply(reply: unknown): unknown {
-  const text = typeof reply === 'string' ? reply : Buffer.isBuffer(reply) ? reply.toString() : '';
-  if (text === LATE)
-    throw new RedisStoreError(
-      'timeout',
-      'Redis reached the call after its deadline (a share of the timeout) and changed nothing',
-    );
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new RedisStoreError('bad-reply', 'Redis answered something that is not the script reply');
-  }
-}
-
-function toEntries(pairs: unknown): LoadedToolEntry[] {
-  if (!Array.isArray(pairs)) throw new RedisStoreError('bad-reply', 'Expected a list of tools');
-  const entries: LoadedToolEntry[] = [];
-  for (const pair of pairs) {
-    if (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'number')
-      entries.push({ id: pair[0], usedAt: pair[1] });
-  }
-  return entries;
-}
-
-function toChange(lists: unknown): LoadedToolsChange {
-  if (!Array.isArray(lists) || lists.length !== 4 || !lists.every(Array.isArray))
-    throw new RedisStoreError('bad-reply', 'Expected four lists of tool ids');
-  const [loaded, alreadyLoaded, evicted, unloaded] = lists as string[][];
-  return { loaded: loaded!, alreadyLoaded: alreadyLoaded!, evicted: evicted!, unloaded: unloaded! };
 }
