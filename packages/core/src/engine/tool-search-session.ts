@@ -440,9 +440,15 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       }
     }
     // Under 'context', and for a request without a thread: this request's messages plus its own
-    // loads. A derived tool counts as used when a result last loaded it.
-    const entries: LoadedToolEntry[] = this.#derived
-      .filter((tool) => !this.#removed.has(tool.name))
+    // loads. A derived tool counts as used when a result last loaded it. Messages can be forged:
+    // a name this request does not know or may not load was never loaded, so it takes no place in
+    // the budget (it would evict a real load, or push one out of `activeTools`).
+    const derived = this.#derived.filter((tool) => !this.#removed.has(tool.name));
+    const loadable = await Promise.all(
+      derived.map((tool) => this.lookup(tool.name) !== undefined && this.allows(tool.name, 'load')),
+    );
+    const entries: LoadedToolEntry[] = derived
+      .filter((_, position) => loadable[position])
       .map((tool) => ({ id: tool.name, usedAt: tool.lastLoadedAt }));
     const seen = new Set(this.#derived.map((tool) => tool.name));
     for (const entry of this.#ownEntries) if (!seen.has(entry.id)) entries.push({ ...entry });
