@@ -444,8 +444,14 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     // a name this request does not know or may not load was never loaded, so it takes no place in
     // the budget (it would evict a real load, or push one out of `activeTools`).
     const derived = this.#derived.filter((tool) => !this.#removed.has(tool.name));
+    // A name no static or request-resolved tool answers may be a deferred tool's.
+    await this.prepareDeferred(derived.map((tool) => tool.name)).catch(() => undefined);
     const loadable = await Promise.all(
-      derived.map((tool) => this.lookup(tool.name) !== undefined && this.allows(tool.name, 'load')),
+      derived.map(
+        async (tool) =>
+          this.idOf(tool.name) !== undefined &&
+          (this.#trusted.has(tool.name) || (await this.allows(tool.name, 'load'))),
+      ),
     );
     const entries: LoadedToolEntry[] = derived
       .filter((_, position) => loadable[position])
