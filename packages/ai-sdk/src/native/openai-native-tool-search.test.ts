@@ -72,7 +72,7 @@ describe('createOpenAINativeToolSearch', { timeout: HANG_GUARD_MS }, () => {
     expect(tools[0]).toEqual({
       type: 'tool_search',
       execution: 'client',
-      description: expect.stringContaining('Find tools'),
+      description: expect.stringContaining('Search the tool catalog'),
       parameters: expect.objectContaining({ required: ['query'] }),
     });
     const namespaces = tools.slice(1) as Namespace[];

@@ -122,7 +122,7 @@ describe('createOpenAIToolSearch', { timeout: HANG_GUARD_MS }, () => {
     expect(tools[0]).toEqual({
       type: 'tool_search',
       execution: 'client',
-      description: expect.stringContaining('Find tools'),
+      description: expect.stringContaining('Search the tool catalog'),
       parameters: expect.objectContaining({ required: ['query'] }),
     });
     const namespaces = tools.slice(1) as {
