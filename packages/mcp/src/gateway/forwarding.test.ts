@@ -28,7 +28,7 @@ async function start(
   const log = (line: string) => logs.push(line);
   const gateway = createToolSearchGateway({
     upstreams: createUpstreamManager({ servers, connectTimeout: 20_000, log }),
-    toolSearch,
+    toolSearch: { expose: 'tools', ...toolSearch },
     log,
   });
   await gateway.ready();
