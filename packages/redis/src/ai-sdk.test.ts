@@ -83,6 +83,7 @@ describe.skipIf(port === 0)('the AI SDK adapter on the Redis store', () => {
         tools: catalog(executions),
         storage: createRedisStore({ client: instance.client, keyPrefix, timeout: 10_000 }),
         threadId: 'chat-42',
+        expose: 'tools',
       });
 
     const first = searchFor(instances[0]!);
@@ -118,5 +119,46 @@ describe.skipIf(port === 0)('the AI SDK adapter on the Redis store', () => {
     });
     expect(secondModel.sentTools()[0]).toEqual(['search_tools', 'load_tool', 'get_weather']);
     expect(executions).toEqual(['Paris', 'Oslo']);
+  });
+
+  it("runs a tool loaded on one instance through call_tool on another, under expose: 'proxy'", async () => {
+    const keyPrefix = uniquePrefix('ai-sdk-proxy');
+    const executions: string[] = [];
+    const searchFor = (instance: TestClient) =>
+      createToolSearch({
+        tools: catalog(executions),
+        storage: createRedisStore({ client: instance.client, keyPrefix, timeout: 10_000 }),
+        threadId: 'chat-43',
+        expose: 'proxy',
+      });
+    const meta = ['search_tools', 'load_tool', 'call_tool'];
+    const first = searchFor(instances[0]!);
+    const firstModel = scriptedModel([
+      { toolName: 'load_tool', input: { toolName: 'get_weather' } },
+      { text: 'Loaded.' },
+    ]);
+    await generateText({
+      model: firstModel.model,
+      tools: first.tools,
+      prepareStep: first.prepareStep,
+      stopWhen: stepCountIs(4),
+      prompt: 'Get ready for the weather.',
+    });
+    const second = searchFor(instances[1]!);
+    const secondModel = scriptedModel([
+      { toolName: 'call_tool', input: { name: 'get_weather', arguments: { city: 'Oslo' } } },
+      { text: 'Sunny in Oslo.' },
+    ]);
+    await generateText({
+      model: secondModel.model,
+      tools: second.tools,
+      prepareStep: second.prepareStep,
+      stopWhen: stepCountIs(4),
+      prompt: 'In Oslo?',
+    });
+    for (const sent of [...firstModel.sentTools(), ...secondModel.sentTools()])
+      expect(sent).toEqual(meta);
+    // The load on the first instance lets the second run it.
+    expect(executions).toEqual(['Oslo']);
   });
 });
