@@ -2,8 +2,12 @@ import type { z } from 'zod';
 import type { EmbedFunction, FusionSettings } from '../embedding/embed-function';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
+import type { ToolResultRecord } from '../state/context-state';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import type { ResolvedTools } from './request-catalogs';
+
+export type { ToolResultRecord } from '../state/context-state';
+export { META_TOOL_NAMES } from './meta-tool-names';
 
 /** Where a filter is being asked: search results, a load, or a tool already loaded. */
 export type FilterPhase = 'search' | 'load' | 'active';
@@ -160,13 +164,6 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends Tool
   snapshot?: Uint8Array;
 }
 
-/** A conversation's tool result, in the framework-neutral shape the context storage reads. */
-export interface ToolResultRecord {
-  toolName: string;
-  /** The tool's output, as an object or as its JSON text. */
-  output: unknown;
-}
-
 /** What a session is created from: one request (one agent call) of one caller. */
 export interface SessionInit<TTool, TContext> {
   /** The conversation thread; without one the session shares no state with other requests. */
@@ -199,6 +196,3 @@ export interface ActiveTool<TTool> {
   /** Pinned by `alwaysLoaded` rather than loaded. */
   pinned: boolean;
 }
-
-/** Names reserved for the meta-tools; no catalog tool may use them. */
-export const META_TOOL_NAMES = ['search_tools', 'load_tool', 'unload_tool'] as const;
