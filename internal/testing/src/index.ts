@@ -3,4 +3,5 @@ export * from './adapter-model';
 export * from './embeddings-server';
 export * from './hostile-inputs';
 export * from './property-runs';
+export * from './redis-server';
 export * from './store-model';
