@@ -16,17 +16,16 @@ const CORE_LAYERS = [['search', 'state'], ['embedding'], ['engine'], ['meta-tool
 
 /**
  * TEMPORARY EXCEPTION, removed with the meta-tools interface (issue 22/23): the session builds
- * the meta-tools (`engine/tool-search-session.ts` imports `meta-tools/create-meta-tools.ts` and
- * `meta-tools/meta-tool-texts.ts`, an import up a layer) while every file of `meta-tools/` imports
- * the session back, and the session also names its engine's type (`engine/tool-search-engine.ts`,
- * which creates sessions). Circles made of these files alone, and the session's imports of
- * `meta-tools/`, are let through until then; any other circle or upward import fails.
+ * the meta-tools (`engine/tool-search-session.ts` imports files of `meta-tools/`, an import up a
+ * layer) while every file of `meta-tools/` imports the session back, and the session also names
+ * its engine's type (`engine/tool-search-engine.ts`, which creates sessions). Circles made of
+ * these files alone, and the session's imports of `meta-tools/`, are let through until then; any
+ * other circle or upward import fails.
  */
 const SESSION_EXCEPTION = {
   session: '^packages/core/src/engine/tool-search-session\\.ts$',
   circle:
     '^packages/core/src/(engine/tool-search-session\\.ts|engine/tool-search-engine\\.ts|meta-tools/[^/]+\\.ts)$',
-  sessionImports: '^packages/core/src/meta-tools/(create-meta-tools|meta-tool-texts)\\.ts$',
 };
 
 const alternatives = (names) => `(${names.join('|')})`;
@@ -76,13 +75,6 @@ module.exports = {
       to: { circular: true, via: { pathNot: SESSION_EXCEPTION.circle } },
     },
     ...coreLayerRules(),
-    {
-      name: 'core-session-meta-tools',
-      comment: 'The temporary exception lets the session import only these two meta-tools files.',
-      severity: 'error',
-      from: { path: SESSION_EXCEPTION.session },
-      to: { path: '^packages/core/src/meta-tools/', pathNot: SESSION_EXCEPTION.sessionImports },
-    },
     {
       name: 'core-index-on-top',
       comment:
