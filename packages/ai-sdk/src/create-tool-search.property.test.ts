@@ -5,7 +5,9 @@
  * clock advances past the ttl, restarts (a new `createToolSearch` on the same messages and
  * store) and store failures in between. After every turn: each step offered exactly the
  * meta-tools, the allowed pins and the loaded tools the reference model predicts (in load order
- * on ai 7); a tool that was not offered never ran; no conversation saw another's loads.
+ * on ai 7), or under `expose: 'proxy'` the meta-tools and allowed pins only; a tool ran only when
+ * it was offered (or, under proxy, active when `call_tool` named it); no conversation saw
+ * another's loads.
  *
  * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
@@ -43,6 +45,7 @@ const QUERIES = ['weather forecast', 'email', 'github issue', 'currency', 'crm r
 type Storage = 'context' | 'in-memory' | 'store';
 interface Config {
   major: AiMajor['name'];
+  expose: 'tools' | 'proxy';
   storage: Storage;
   autoLoad: boolean;
   maxLoadedTools: number | undefined;
@@ -55,6 +58,7 @@ const TTL = 1_000;
 
 const configArbitrary: fc.Arbitrary<Config> = fc.record({
   major: fc.constantFrom(...AI_MAJORS.map((major) => major.name)),
+  expose: fc.constantFrom<'tools' | 'proxy'>('tools', 'proxy'),
   storage: fc.constantFrom<Storage>('context', 'in-memory', 'store'),
   autoLoad: fc.boolean(),
   maxLoadedTools: fc.constantFrom(undefined, 1, 2),
@@ -86,7 +90,7 @@ class World {
   readonly executions: Executions;
   readonly memory: MemoryStore | undefined;
   failing = false;
-  toolSearch: ToolSearch<Catalog, Context>;
+  toolSearch: ToolSearch<Catalog, Context, 'tools' | 'proxy'>;
 
   constructor(config: Config) {
     this.config = config;
@@ -97,12 +101,13 @@ class World {
     this.toolSearch = this.create();
   }
 
-  create(): ToolSearch<Catalog, Context> {
+  create(): ToolSearch<Catalog, Context, 'tools' | 'proxy'> {
     const { config } = this;
     const storage: 'context' | 'in-memory' | LoadedToolsStore =
       config.storage === 'store' ? failingStore(this.memory!, () => this.failing) : config.storage;
-    return createToolSearch<Catalog, Context>({
+    return createToolSearch<Catalog, Context, 'tools' | 'proxy'>({
       tools: this.tools,
+      expose: config.expose,
       storage,
       threadId: (context) => context?.userId,
       search: { autoLoad: config.autoLoad, topK: 2 },
@@ -124,8 +129,16 @@ class World {
     return [
       'search_tools',
       ...(this.config.autoLoad ? [] : ['load_tool']),
+      ...(this.config.expose === 'proxy' ? ['call_tool'] : []),
       ...(this.config.unloadTool ? ['unload_tool'] : []),
     ];
+  }
+
+  /** What a step offers besides the meta-tools, of the tools that are active. */
+  offered(active: readonly string[]): string[] {
+    return this.config.expose === 'proxy'
+      ? active.filter((id) => this.config.pinned.includes(id))
+      : [...active];
   }
 
   runs(): number {
@@ -135,6 +148,7 @@ class World {
 
 function toolCallOf(
   action: Action,
+  expose: Config['expose'],
 ): { toolName: string; input: Record<string, unknown> } | undefined {
   switch (action.type) {
     case 'search':
@@ -147,7 +161,12 @@ function toolCallOf(
     case 'unload':
       return { toolName: 'unload_tool', input: { toolNames: action.names } };
     case 'call':
-      return { toolName: action.name, input: INPUTS[action.name] ?? {} };
+      return expose === 'proxy'
+        ? {
+            toolName: 'call_tool',
+            input: { name: action.name, arguments: INPUTS[action.name] ?? {} },
+          }
+        : { toolName: action.name, input: INPUTS[action.name] ?? {} };
     case 'answer':
       return undefined;
   }
@@ -160,7 +179,7 @@ function expectOffered(
   expected: string[],
   label: string,
 ) {
-  const wanted = [...world.metaNames, ...expected];
+  const wanted = [...world.metaNames, ...world.offered(expected)];
   if (world.config.major === 'ai 7') expect(sent, label).toEqual(wanted);
   else expect([...(sent ?? [])].sort(), label).toEqual([...wanted].sort());
 }
@@ -194,7 +213,7 @@ class TurnCommand implements AiCommand {
     const view = { known: KNOWN, fromContext: !stored, storeDown };
     const before = model.expectedActive(key, view);
 
-    const call = toolCallOf(this.action);
+    const call = toolCallOf(this.action, config.expose);
     const { model: languageModel, sentTools } = world.major.scriptedModel([
       ...(call ? [{ toolCalls: [call] }] : []),
       { text: 'ok' },
@@ -211,11 +230,11 @@ class TurnCommand implements AiCommand {
     const sent = sentTools();
     expectOffered(world, sent[0], before, 'first step');
 
-    // A catalog tool runs only when the step offered it, whatever the model called.
-    const offered = call !== undefined && before.includes(call.toolName);
-    expect(world.runs() - runsBefore, `runs of ${call?.toolName}`).toBe(
-      this.action.type === 'call' && offered ? 1 : 0,
-    );
+    // A catalog tool runs only when the step offered it, whatever the model called; under
+    // proxy, when it was active as call_tool named it.
+    const target = this.action.type === 'call' ? this.action.name : undefined;
+    const runnable = target !== undefined && before.includes(target);
+    expect(world.runs() - runsBefore, `runs of ${target}`).toBe(runnable ? 1 : 0);
 
     for (const { toolName, output } of toolResultsOf(result)) {
       const fields = output as {

@@ -1,7 +1,9 @@
 import type { EmbeddingModel, Tool, ToolSet } from 'ai';
 import {
+  CALL_TOOL_NAME,
   createToolSearchEngine,
   type EmbedFunction,
+  type ExposeMode,
   type FusionSettings,
   type LoadedToolsStore,
   type MetaTool,
@@ -12,24 +14,52 @@ import {
   type ToolSearchEngine,
   type ToolSearchEvents,
   type ToolSearchSession,
+  toToolRecord,
 } from 'tool-search-core';
 import { createRankTools, type RankTools } from './create-rank-tools';
 import { type AiTool, describeAiTool } from './describe-ai-tool';
 import { embeddingModelName, embedWithModel } from './embed-with-model';
+import { approvalOf, modelOutputOf, runAiTool } from './proxy-tool';
 import { toolResultsFromMessages } from './tool-results-from-messages';
 
-/** Names of the meta-tools `toolSearch.tools` adds. */
-export type MetaToolName = 'search_tools' | 'load_tool' | 'unload_tool';
+/** Names of the meta-tools `toolSearch.tools` adds (`call_tool` under `expose: 'proxy'`). */
+export type MetaToolName = 'search_tools' | 'load_tool' | 'unload_tool' | 'call_tool';
 
 /** A tool name of the catalog or a meta-tool. */
 export type ToolSearchToolName<TTools extends ToolSet> = (keyof TTools & string) | MetaToolName;
 
+/**
+ * The tools to pass to `generateText` / `streamText`: under `'tools'` the catalog and the
+ * meta-tools (`prepareStep` narrows them); under `'proxy'` the meta-tools and pinned tools only.
+ */
+export type ToolSearchTools<
+  TTools extends ToolSet,
+  TExpose extends ExposeMode = 'tools',
+> = TExpose extends 'proxy'
+  ? Record<MetaToolName, Tool> & Partial<TTools>
+  : TTools & Record<MetaToolName, Tool>;
+
 /** Options of {@link createToolSearch}. */
-export interface ToolSearchOptions<TTools extends ToolSet, TContext = unknown>
-  extends ToolSearchEvents {
+export interface ToolSearchOptions<
+  TTools extends ToolSet,
+  TContext = unknown,
+  TExpose extends ExposeMode = ExposeMode,
+> extends ToolSearchEvents {
   /** The catalog: every tool the model may search for, keyed by the name the model loads. */
   tools: TTools;
   search?: SearchSettings;
+  /**
+   * How loaded tools reach the model. `'tools'`: `prepareStep` adds each loaded tool to the tools
+   * sent to the model, which changes the start of the prompt, so the provider's prompt cache is
+   * written anew after every load. `'proxy'`: the model's tools never change (the meta-tools,
+   * `call_tool` among them, plus pinned tools); `load_tool` answers with the loaded tools'
+   * definitions and the model runs them with `call_tool({ name, arguments })`, which checks the
+   * arguments against the tool's schema and runs its `execute` (its `needsApproval` and
+   * `toModelOutput` apply). A tool without `execute` (one your app answers) cannot be reached
+   * through `call_tool`: pin it.
+   * @default 'tools'
+   */
+  expose?: TExpose;
   /**
    * Where loaded tools live. `'context'` derives them from the conversation's messages (the step
    * history, and the messages your app passes back on its next call): no server state.
@@ -134,9 +164,16 @@ export interface CreatePrepareStepOptions<TInput, TContext> {
 }
 
 /** The hooks of one request: what a `generateText` / `streamText` call is given. */
-export interface ToolSearchCall<TTools extends ToolSet, TContext = unknown> {
-  /** The catalog plus the meta-tools: pass it as `tools`. */
-  tools: TTools & Record<MetaToolName, Tool>;
+export interface ToolSearchCall<
+  TTools extends ToolSet,
+  TContext = unknown,
+  TExpose extends ExposeMode = 'tools',
+> {
+  /**
+   * Pass it as `tools`: the catalog plus the meta-tools, or under `'proxy'` the meta-tools and
+   * pinned tools.
+   */
+  tools: ToolSearchTools<TTools, TExpose>;
   /** Pass as `prepareStep`: it narrows `activeTools` to the meta-tools, pinned and loaded tools. */
   prepareStep: (options: PrepareStepInput) => Promise<ToolSearchStepResult<TTools>>;
   /**
@@ -150,8 +187,11 @@ export interface ToolSearchCall<TTools extends ToolSet, TContext = unknown> {
 }
 
 /** One request with tools of its own, from {@link ToolSearch.forRequest}. */
-export interface ToolSearchRequest<TTools extends ToolSet, TContext = unknown>
-  extends ToolSearchCall<TTools, TContext> {
+export interface ToolSearchRequest<
+  TTools extends ToolSet,
+  TContext = unknown,
+  TExpose extends ExposeMode = 'tools',
+> extends ToolSearchCall<TTools, TContext, TExpose> {
   /**
    * The meta-tools bound to this request alone, for merging into a tool set of your own
    * (`tools` is that merge: the catalog, the request's tools and these).
@@ -160,8 +200,11 @@ export interface ToolSearchRequest<TTools extends ToolSet, TContext = unknown>
 }
 
 /** What {@link createToolSearch} returns. */
-export interface ToolSearch<TTools extends ToolSet, TContext = unknown>
-  extends ToolSearchCall<TTools, TContext> {
+export interface ToolSearch<
+  TTools extends ToolSet,
+  TContext = unknown,
+  TExpose extends ExposeMode = 'tools',
+> extends ToolSearchCall<TTools, TContext, TExpose> {
   /**
    * Tool search over the catalog plus tools resolved for one request (MCP tools with the caller's
    * credentials): they are searchable for this request alone, withheld until loaded, and a tool
@@ -176,7 +219,7 @@ export interface ToolSearch<TTools extends ToolSet, TContext = unknown>
    */
   forRequest<TResolved extends ToolSet>(
     tools: TResolved,
-  ): ToolSearchRequest<TTools & TResolved, TContext>;
+  ): ToolSearchRequest<TTools & TResolved, TContext, TExpose>;
   /** A system-prompt paragraph that explains the meta-tools to the model. */
   instructions: string;
   /**
@@ -199,10 +242,19 @@ export interface ToolSearch<TTools extends ToolSet, TContext = unknown>
  *   model, tools: toolSearch.tools, prepareStep: toolSearch.prepareStep, stopWhen: stepCountIs(10), prompt,
  * });
  */
-export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
-  options: ToolSearchOptions<TTools, TContext>,
-): ToolSearch<TTools, TContext> {
-  const { threadId, storage = 'context', embeddingModel, ...engineOptions } = options;
+export function createToolSearch<
+  TTools extends ToolSet,
+  TContext = unknown,
+  TExpose extends ExposeMode = 'tools',
+>(options: ToolSearchOptions<TTools, TContext, TExpose>): ToolSearch<TTools, TContext, TExpose> {
+  const {
+    threadId,
+    storage = 'context',
+    embeddingModel,
+    expose = 'tools',
+    ...engineOptions
+  } = options;
+  const proxy = expose === 'proxy';
   if (embeddingModel !== undefined && engineOptions.embed !== undefined) {
     throw new TypeError('createToolSearch: pass `embeddingModel` or `embed`, not both');
   }
@@ -213,6 +265,8 @@ export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
       fusion: { model: embeddingModelName(embeddingModel), ...engineOptions.fusion },
     }),
     storage,
+    expose,
+    ...(proxy && { runTool: runAiTool }),
     describe: describeAiTool,
   });
   const threadOf = (context: TContext | undefined): string | undefined =>
@@ -236,8 +290,20 @@ export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
         toolResults: toolResultsFromMessages(messages),
       });
     };
+    /** The tool a name stands for in these calls: the request's own before the catalog's. */
+    const toolOf = (name: string): AiTool | undefined => {
+      if (resolvedTools && Object.hasOwn(resolvedTools, name)) return resolvedTools[name];
+      return engine.catalog.get(engine.catalog.idOf(name) ?? '')?.tool;
+    };
     const metaTools = Object.fromEntries(
-      probe.metaTools.map((metaTool) => [metaTool.name, toAiTool(metaTool, sessionFor)]),
+      probe.metaTools.map((metaTool) => {
+        const aiTool = toAiTool(metaTool, sessionFor);
+        if (metaTool.name !== CALL_TOOL_NAME) return [metaTool.name, aiTool];
+        return [
+          metaTool.name,
+          { ...aiTool, needsApproval: approvalOf(toolOf), toModelOutput: modelOutputOf(toolOf) },
+        ];
+      }),
     ) as Record<MetaToolName, Tool>;
     const createPrepareStep = <TInput extends PrepareStepInput>(
       stepOptions: CreatePrepareStepOptions<TInput, TContext> = {},
@@ -254,8 +320,8 @@ export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
           toolsContext?: Record<string, unknown>;
         };
         const session = sessionFor(context, userResult.messages ?? input.messages);
-        await recheckLastCalls(session, input.steps);
-        const active = [...metaNames, ...(await session.activeTools()).map((tool) => tool.id)];
+        if (!proxy) await recheckLastCalls(session, input.steps);
+        const active = [...metaNames, ...(await session.offeredTools()).map((tool) => tool.id)];
         const narrowed = userResult.activeTools
           ? active.filter((name) => userResult.activeTools!.includes(name))
           : active;
@@ -277,8 +343,17 @@ export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
   };
 
   const base = bind(undefined);
+  // Under proxy the catalog is reached through call_tool: only pinned tools are tools of their own.
+  const ownTools: ToolSet = proxy
+    ? toToolRecord(
+        (engine.options.alwaysLoaded ?? []).flatMap((id) => {
+          const entry = engine.catalog.get(id);
+          return entry ? [[entry.key, entry.tool] as const] : [];
+        }),
+      )
+    : options.tools;
   return {
-    tools: { ...base.metaTools, ...options.tools },
+    tools: { ...base.metaTools, ...ownTools } as ToolSearchTools<TTools, TExpose>,
     prepareStep: base.prepareStep,
     createPrepareStep: base.createPrepareStep,
     forRequest: <TResolved extends ToolSet>(resolved: TResolved) => {
@@ -297,13 +372,13 @@ export function createToolSearch<TTools extends ToolSet, TContext = unknown>(
           // meta-tools go first for their place and last so that no request tool replaces them.
           merged ??= {
             ...request.metaTools,
-            ...options.tools,
-            ...resolved,
+            ...ownTools,
+            ...(proxy ? {} : resolved),
             ...request.metaTools,
           } as TTools & TResolved & Record<MetaToolName, Tool>;
           return merged;
         },
-      } as ToolSearchRequest<TTools & TResolved, TContext>;
+      } as ToolSearchRequest<TTools & TResolved, TContext, TExpose>;
     },
     instructions: probe.instructions,
     rankTools: createRankTools(engine),
@@ -333,7 +408,7 @@ function toAiTool<TContext>(
         callOptions.messages,
       );
       const bound = session.metaTools.find((candidate) => candidate.name === metaTool.name)!;
-      return bound.execute(input);
+      return bound.execute(input, callOptions);
     },
   } as Tool;
 }

@@ -1,4 +1,4 @@
-import { generateText, stepCountIs, streamText, ToolLoopAgent, tool } from 'ai';
+import { generateText, stepCountIs, streamText, type Tool, ToolLoopAgent, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { Experimental_Agent as AgentV5, type generateText as generateTextV5 } from 'ai-v5';
 import type { generateText as generateTextV6, ToolLoopAgent as ToolLoopAgentV6 } from 'ai-v6';
@@ -15,6 +15,25 @@ const catalog = {
 };
 
 describe('createToolSearch types', () => {
+  it("types expose: 'proxy' tools as the meta-tools plus, at most, the catalog's pinned tools", () => {
+    const toolSearch = createToolSearch({ tools: catalog, expose: 'proxy' });
+    expectTypeOf(toolSearch.tools.call_tool).toEqualTypeOf<Tool>();
+    expectTypeOf(toolSearch.tools.get_weather).toEqualTypeOf<
+      (typeof catalog)['get_weather'] | undefined
+    >();
+    const model = new MockLanguageModelV4();
+    const run = () =>
+      void generateText({
+        model,
+        tools: toolSearch.tools,
+        prepareStep: toolSearch.prepareStep,
+        prompt: 'hi',
+      });
+    expectTypeOf(run).toBeFunction();
+    const plain = createToolSearch({ tools: catalog });
+    expectTypeOf(plain.tools.get_weather).toEqualTypeOf<(typeof catalog)['get_weather']>();
+  });
+
   it('fits generateText, streamText and ToolLoopAgent of ai 7 without casts', () => {
     const toolSearch = createToolSearch({ tools: catalog, alwaysLoaded: ['get_weather'] });
     const model = new MockLanguageModelV4();

@@ -20,18 +20,25 @@ export { StoreError, ToolSearchSession } from './engine/tool-search-session';
 export type {
   ActiveTool,
   DenialReason,
+  ExposeMode,
   FilterPhase,
   MetaTool,
   SearchSettings,
   SessionInit,
+  ToolDefinition,
   ToolFilter,
   ToolFilterArgs,
   ToolResultRecord,
+  ToolRun,
   ToolSearchEngineOptions,
   ToolSearchEvents,
 } from './engine/types';
-export { META_TOOL_NAMES } from './engine/types';
+export { CALL_TOOL_NAME, META_TOOL_NAMES, RESERVED_TOOL_NAMES } from './engine/types';
+export type { ArgumentProblem } from './meta-tools/argument-check';
 export type {
+  CallToolInput,
+  CallToolOutcome,
+  CallToolRefusal,
   LoadToolInput,
   LoadToolOutput,
   SearchToolsInput,
@@ -40,7 +47,12 @@ export type {
   UnloadToolInput,
   UnloadToolOutput,
 } from './meta-tools/meta-tool-schemas';
-export { loadToolInput, searchToolsInput, unloadToolInput } from './meta-tools/meta-tool-schemas';
+export {
+  callToolInput,
+  loadToolInput,
+  searchToolsInput,
+  unloadToolInput,
+} from './meta-tools/meta-tool-schemas';
 export {
   catalogInstructions,
   MAX_RESULT_DESCRIPTION,

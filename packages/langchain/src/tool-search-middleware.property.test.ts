@@ -73,6 +73,7 @@ const QUERIES = ['weather forecast', 'email', 'github issue', 'invoice', 'files'
 
 type Storage = 'context' | 'in-memory' | 'store';
 interface Config {
+  expose: 'tools' | 'proxy';
   storage: Storage;
   autoLoad: boolean;
   maxLoadedTools: number | undefined;
@@ -83,6 +84,7 @@ interface Config {
 }
 const TTL = 1_000;
 const configArbitrary: fc.Arbitrary<Config> = fc.record({
+  expose: fc.constantFrom<'tools' | 'proxy'>('tools', 'proxy'),
   storage: fc.constantFrom<Storage>('context', 'in-memory', 'store'),
   autoLoad: fc.boolean(),
   maxLoadedTools: fc.constantFrom(undefined, 1, 2),
@@ -130,6 +132,7 @@ class World {
     const { config } = this;
     return toolSearchMiddleware({
       tools: this.catalog,
+      expose: config.expose,
       storage:
         config.storage === 'store'
           ? failingStore(this.memory!, () => this.failing)
@@ -153,12 +156,20 @@ class World {
     return [
       'search_tools',
       ...(this.config.autoLoad ? [] : ['load_tool']),
+      ...(this.config.expose === 'proxy' ? ['call_tool'] : []),
       ...(this.config.unloadTool ? ['unload_tool'] : []),
     ];
   }
+
+  /** What a model call is bound to besides the meta-tools, of the tools that are active. */
+  bound(active: readonly string[]): string[] {
+    return this.config.expose === 'proxy'
+      ? active.filter((id) => this.config.pinned.includes(id))
+      : [...active];
+  }
 }
 
-function stepsOf(action: Action): Step[] {
+function stepsOf(action: Action, expose: Config['expose']): Step[] {
   const answer: Step = { answer: 'ok' };
   switch (action.type) {
     case 'search':
@@ -177,8 +188,14 @@ function stepsOf(action: Action): Step[] {
       ];
     case 'unload':
       return [{ calls: [{ name: 'unload_tool', args: { toolNames: action.names } }] }, answer];
-    case 'call':
-      return [{ calls: [{ name: action.name, args: INPUTS[action.name] ?? {} }] }, answer];
+    case 'call': {
+      const args = INPUTS[action.name] ?? {};
+      const call =
+        expose === 'proxy'
+          ? { name: 'call_tool', args: { name: action.name, arguments: args } }
+          : { name: action.name, args };
+      return [{ calls: [call] }, answer];
+    }
     case 'answer':
       return [answer];
   }
@@ -204,7 +221,7 @@ class TurnCommand implements LangChainCommand {
 
     const recorder = recordBoundTools();
     const agent = createAgent({
-      model: scriptedModel(stepsOf(this.action)),
+      model: scriptedModel(stepsOf(this.action, config.expose)),
       tools: [],
       middleware: [world.middleware, recorder.middleware],
       // The anonymous caller has no thread for a checkpointer: it resends its messages.
@@ -218,9 +235,10 @@ class TurnCommand implements LangChainCommand {
       thread ? { configurable: { thread_id: thread } } : {},
     );
     if (!thread) world.anonymousMessages = result.messages;
-    expect(recorder.calls[0], 'first call').toEqual([...world.metaNames, ...before]);
+    expect(recorder.calls[0], 'first call').toEqual([...world.metaNames, ...world.bound(before)]);
 
-    // A catalog tool runs only when the model call was bound to it, whatever the model called.
+    // A catalog tool runs only when the model call was bound to it, whatever the model called;
+    // under proxy, when it was active as call_tool named it.
     const called = this.action.type === 'call' ? this.action.name : undefined;
     expect(world.log.length - runs, `runs of ${called}`).toBe(
       called !== undefined && before.includes(called) ? 1 : 0,
@@ -266,7 +284,7 @@ class TurnCommand implements LangChainCommand {
     }
     const after = model.expectedActive(key, view);
     if (recorder.calls.length > 1)
-      expect(recorder.calls[1], 'second call').toEqual([...world.metaNames, ...after]);
+      expect(recorder.calls[1], 'second call').toEqual([...world.metaNames, ...world.bound(after)]);
   }
   toString = () => `turn(${this.conversation}, ${JSON.stringify(this.action)})`;
 }

@@ -33,7 +33,7 @@ export interface ToolSearchRuntime<TContext = unknown> {
 export interface ToolSearchOptions<TContext = unknown>
   extends Omit<
     ToolSearchEngineOptions<LangChainTool, ToolSearchRuntime<TContext>>,
-    'tools' | 'describe' | 'storage'
+    'tools' | 'describe' | 'storage' | 'runTool'
   > {
   /** The searchable catalog: `tool(...)` (zod or JSON schema), `DynamicStructuredTool` or MCP tools. */
   tools: readonly LangChainTool[];
@@ -49,6 +49,17 @@ export interface ToolSearchOptions<TContext = unknown>
    * @default 'context'
    */
   storage?: 'context' | 'in-memory' | LoadedToolsStore;
+  /**
+   * How loaded tools reach the model. `'tools'`: each loaded tool is bound to the model from the
+   * next call on, which changes the start of the prompt, so the provider's prompt cache is
+   * written anew after every load. `'proxy'`: the bound tools never change (the meta-tools,
+   * `call_tool` among them, plus pinned tools); `load_tool` answers with the loaded tools'
+   * definitions and the model runs them with `call_tool({ name, arguments })`, which checks the
+   * arguments against the tool's schema and invokes the tool with the run's config (its
+   * callbacks fire, its `ToolMessage` and artifact come back).
+   * @default 'tools'
+   */
+  expose?: 'tools' | 'proxy';
   /**
    * Semantic search with a LangChain `Embeddings` (`OpenAIEmbeddings`, `OllamaEmbeddings`...):
    * `search_tools` then fuses BM25F's ranking with the embeddings' (see `fusion`). Tool texts go

@@ -1,8 +1,10 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { tool as createTool, type StructuredToolInterface } from '@langchain/core/tools';
 import {
+  CALL_TOOL_NAME,
   createToolSearchEngine,
   type ResolvedTools,
+  type ToolRun,
   type ToolSearchEngine,
   type ToolSearchSession,
 } from 'tool-search-core';
@@ -22,7 +24,10 @@ type Engine<TContext> = ToolSearchEngine<LangChainTool, ToolSearchRuntime<TConte
  */
 export interface ToolSearchSelector<TContext = unknown> {
   readonly engine: Engine<TContext>;
-  /** `search_tools`, then `load_tool` (unless autoLoad) and `unload_tool` (when enabled), as LangChain tools. */
+  /**
+   * `search_tools`, then `load_tool` (unless autoLoad), `call_tool` (under `expose: 'proxy'`) and
+   * `unload_tool` (when enabled), as LangChain tools.
+   */
   readonly metaTools: BindableTool[];
   /**
    * Everything the `ToolNode` must know: the meta-tools, then each catalog tool behind a guard
@@ -41,7 +46,10 @@ export interface ToolSearchSelector<TContext = unknown> {
     messages: readonly BaseMessage[],
     config?: ToolSearchRuntime,
   ): Promise<BindableTool[]>;
-  /** The pinned and loaded catalog tools only, in the order {@link selectTools} appends them. */
+  /**
+   * The catalog tools {@link selectTools} appends, in its order: pinned then loaded tools, or
+   * under `expose: 'proxy'` pinned tools only (loaded ones are run by `call_tool`).
+   */
   activeTools(
     messages: readonly BaseMessage[],
     config?: ToolSearchRuntime,
@@ -89,6 +97,7 @@ export function createToolSearchSelector<TContext = unknown>(
   const catalog = toCatalogRecord(catalogTools);
   const engine: Engine<TContext> = createToolSearchEngine({
     ...rest,
+    ...(rest.expose === 'proxy' && { runTool: invokeTool }),
     ...engineEmbeddingOptions({ embeddings, embed: rest.embed, fusion: rest.fusion }),
     tools: catalog,
     storage,
@@ -138,6 +147,11 @@ export function createToolSearchSelector<TContext = unknown>(
       createTool(
         async (input: unknown, runtime: ToolRuntimeLike) => {
           const session = await sessionFor(messagesOf(runtime?.state), runtime);
+          if (meta.name === CALL_TOOL_NAME) {
+            // The called tool's own answer (a ToolMessage with its artifact, or its content).
+            const outcome = await session.callTool(input, runtime);
+            return outcome.status === 'ran' ? outcome.result : JSON.stringify(outcome.output);
+          }
           const execute = session.metaTools.find((candidate) => candidate.name === meta.name)!;
           return JSON.stringify(await execute.execute(input));
         },
@@ -165,7 +179,7 @@ export function createToolSearchSelector<TContext = unknown>(
   };
 
   const activeTools: ToolSearchSelector<TContext>['activeTools'] = async (messages, config) =>
-    (await (await sessionFor(messages, config)).activeTools()).map(
+    (await (await sessionFor(messages, config)).offeredTools()).map(
       (active) => active.tool as unknown as BindableTool,
     );
 
@@ -192,6 +206,19 @@ export function createToolSearchSelector<TContext = unknown>(
 
 /** The parts of LangChain's `ToolRuntime` read here; LangGraph's `ToolNode` passes the graph state. */
 type ToolRuntimeLike = ToolSearchRuntime & { state?: unknown; toolCall?: unknown };
+
+/**
+ * Runs a catalog tool for `call_tool` as LangChain would: invoked with a tool call that carries
+ * `call_tool`'s call id, it validates its input with its own schema and answers with its own
+ * `ToolMessage` (artifact included), and the run's config makes its callbacks fire.
+ */
+function invokeTool({ tool, arguments: args, callOptions }: ToolRun<LangChainTool, unknown>) {
+  const runtime = callOptions as ToolRuntimeLike | undefined;
+  const callId = (runtime?.toolCall as { id?: unknown } | undefined)?.id;
+  const input =
+    typeof callId === 'string' ? { type: 'tool_call', id: callId, name: tool.name, args } : args;
+  return tool.invoke(input as never, runtime as never);
+}
 
 /** A catalog tool for a plain `ToolNode`: same name, description and schema, run only when active. */
 function guardTool(

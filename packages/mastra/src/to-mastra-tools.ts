@@ -1,5 +1,5 @@
 import { createTool } from '@mastra/core/tools';
-import type { MetaTool, ToolSearchSession } from 'tool-search-core';
+import type { MetaTool, ToolRun, ToolSearchSession } from 'tool-search-core';
 import type { AnyMastraTool } from './tool-search-processor-options';
 
 /**
@@ -17,7 +17,8 @@ export function toMastraMetaTool(
     description: metaTool.description,
     inputSchema: metaTool.inputSchema,
     execute: async (input: unknown, context: unknown) => {
-      const output = await metaTool.execute(input);
+      // `call_tool` hands the step's execution context on to the tool it runs.
+      const output = await metaTool.execute(input, context);
       onResult?.(output, toolCallIdOf(context));
       return output;
     },
@@ -60,4 +61,23 @@ export function guardLoadedTool<TContext>(
     return execute.apply(tool, args);
   };
   return guarded as unknown as AnyMastraTool;
+}
+
+/**
+ * Runs a catalog tool for `call_tool` as the agent would: its `execute` gets the arguments and
+ * the execution context of the `call_tool` call (tool call id, messages, request context), and
+ * a Mastra tool validates its input with its own schema.
+ * @throws what the tool throws, for Mastra to report as `call_tool`'s error
+ */
+export function runMastraTool({
+  id,
+  tool,
+  arguments: args,
+  callOptions,
+}: ToolRun<AnyMastraTool, unknown>) {
+  const execute = (tool as { execute?: unknown }).execute;
+  if (typeof execute !== 'function') {
+    throw new Error(`Tool "${id}" has no execute function, so call_tool cannot run it.`);
+  }
+  return execute.call(tool, args, callOptions);
 }

@@ -88,6 +88,17 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
    * @default false
    */
   unloadTool?: boolean;
+  /**
+   * How loaded tools reach the model. `'tools'` (Mastra's behaviour): each loaded tool joins the
+   * step's tools, which changes the start of the prompt, so the provider's prompt cache is
+   * written anew after every load. `'proxy'`: the step's tools never change (the meta-tools,
+   * `call_tool` among them, the agent's own tools and pinned tools); `load_tool` answers with
+   * the loaded tools' definitions and the model runs them with `call_tool({ name, arguments })`,
+   * which checks the arguments against the tool's schema and runs its `execute` with the step's
+   * execution context.
+   * @default 'tools'
+   */
+  expose?: 'tools' | 'proxy';
   /** Ranking options of the index (field weights, BM25 parameters, tokenizer). */
   index?: ToolIndexOptions;
   /**

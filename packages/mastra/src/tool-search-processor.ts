@@ -5,6 +5,7 @@ import type {
 } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import {
+  CALL_TOOL_NAME,
   catalogInstructions,
   createToolSearchEngine,
   META_TOOL_NAMES,
@@ -17,7 +18,7 @@ import { describeMastraTool } from './describe-mastra-tool';
 import { engineEmbeddingOptions } from './embed-with-embedder';
 import { keepRequestResult, requestResultsOf } from './request-results';
 import { threadIdOf } from './thread-id-of';
-import { guardLoadedTool, toMastraMetaTool } from './to-mastra-tools';
+import { guardLoadedTool, runMastraTool, toMastraMetaTool } from './to-mastra-tools';
 import { toolResultsOf } from './tool-results-of';
 import type { AnyMastraTool, ToolSearchProcessorOptions } from './tool-search-processor-options';
 
@@ -71,6 +72,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     this.#engine = createToolSearchEngine<AnyMastraTool, RequestContext>({
       ...engineOptions,
       ...engineEmbeddingOptions({ ...engineOptions, embedder, embedderOptions }),
+      ...(engineOptions.expose === 'proxy' && { runTool: runMastraTool }),
       describe: describeMastraTool,
       ...(filter && {
         filter: ({ toolName, tool, requestContext, phase }) =>
@@ -88,7 +90,11 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
    */
   async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
     const agentTools = args.tools ?? {};
-    for (const name of META_TOOL_NAMES) {
+    const reserved =
+      this.#engine.options.expose === 'proxy'
+        ? [...META_TOOL_NAMES, CALL_TOOL_NAME]
+        : META_TOOL_NAMES;
+    for (const name of reserved) {
       if (Object.hasOwn(agentTools, name)) {
         throw new Error(
           `ToolSearchProcessor cannot add its "${name}" meta-tool: the agent's tool set already defines that name. Rename the agent's tool.`,
@@ -116,7 +122,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
           keepRequestResult(state, { toolCallId, record: { toolName, output } });
     const ownTools = this.#includeResolvedTools ? {} : this.#agentOwnTools(agentTools, session);
     const loaded: [string, AnyMastraTool][] = [];
-    for (const { id, tool } of await session.activeTools()) {
+    for (const { id, tool } of await session.offeredTools()) {
       if (Object.hasOwn(ownTools, id)) {
         // The same tool given to the agent too: offered once, as the agent's.
         if (isSameTool(ownTools[id], tool)) continue;
@@ -256,8 +262,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   async #loadedTools(
     session: ToolSearchSession<AnyMastraTool, RequestContext>,
   ): Promise<Record<string, AnyMastraTool>> {
-    const active = await session.activeTools();
-    return toToolRecord(active.map(({ id, tool }) => [id, guardLoadedTool(tool, id, session)]));
+    const offered = await session.offeredTools();
+    return toToolRecord(offered.map(({ id, tool }) => [id, guardLoadedTool(tool, id, session)]));
   }
 }
 

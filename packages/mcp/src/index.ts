@@ -1,3 +1,4 @@
+export { CALL_TOOL_NAME } from 'tool-search-core';
 export type { MainContext } from './cli/main';
 export { DEFAULT_TOKEN_ENV, main } from './cli/main';
 export { GatewayConfigError } from './config/config-error';
@@ -25,7 +26,6 @@ export type {
 export { createEmbedFromConfig, embeddingsModelName } from './gateway/embeddings-from-config';
 export type { GatewayStorage, OpenGatewayStorageOptions } from './gateway/gateway-storage';
 export { openGatewayStorage } from './gateway/gateway-storage';
-export { CALL_TOOL_NAME } from './gateway/gateway-tool-definitions';
 export type { GatewayHttpServer, ServeGatewayHttpOptions } from './gateway/serve-http';
 export { DEFAULT_MAX_HTTP_SESSIONS, isLoopbackHost, serveGatewayHttp } from './gateway/serve-http';
 export { serveGatewayStdio } from './gateway/serve-stdio';

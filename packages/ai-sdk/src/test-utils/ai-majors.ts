@@ -22,6 +22,8 @@ export interface ScriptedModel {
   sentTools(): string[][];
   /** The tool choice sent to the model at each call. */
   sentToolChoices(): unknown[];
+  /** Each call's tool definitions and prompt (system and messages), as the model received them. */
+  sentRequests(): { tools: unknown; messages: readonly unknown[] }[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each major's functions are driven through one untyped face.
@@ -80,8 +82,8 @@ function createScriptedModel(
   MockModel: new (
     options: Record<string, unknown>,
   ) => {
-    doGenerateCalls: { tools?: { name: string }[]; toolChoice?: unknown }[];
-    doStreamCalls: { tools?: { name: string }[]; toolChoice?: unknown }[];
+    doGenerateCalls: { tools?: { name: string }[]; toolChoice?: unknown; prompt: unknown[] }[];
+    doStreamCalls: { tools?: { name: string }[]; toolChoice?: unknown; prompt: unknown[] }[];
   },
   toStream: (parts: unknown[]) => ReadableStream,
   script: ScriptedStep[],
@@ -133,6 +135,11 @@ function createScriptedModel(
       ),
     sentToolChoices: () =>
       [...model.doGenerateCalls, ...model.doStreamCalls].map((call) => call.toolChoice),
+    sentRequests: () =>
+      [...model.doGenerateCalls, ...model.doStreamCalls].map((call) => ({
+        tools: call.tools ?? [],
+        messages: call.prompt,
+      })),
   };
 }
 

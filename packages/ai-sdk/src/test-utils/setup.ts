@@ -1,4 +1,5 @@
 /** Shared set-up of the loop tests: a tool search over the test catalog, on one major. */
+import type { ExposeMode } from 'tool-search-core';
 import { createToolSearch, type ToolSearchOptions } from '../index';
 import type { AiMajor, ScriptedStep } from './ai-majors';
 import { createCatalog } from './catalog';
@@ -14,9 +15,12 @@ export const searchLoadCallAnswer: ScriptedStep[] = [
 
 export type Catalog = ReturnType<typeof createCatalog>['tools'];
 
-export function setup(major: AiMajor, options: Partial<ToolSearchOptions<Catalog, Context>> = {}) {
+export function setup<TExpose extends ExposeMode = 'tools'>(
+  major: AiMajor,
+  options: Partial<ToolSearchOptions<Catalog, Context, TExpose>> = {},
+) {
   const { tools, executions } = createCatalog(major);
-  const toolSearch = createToolSearch<Catalog, Context>({ tools, ...options });
+  const toolSearch = createToolSearch<Catalog, Context, TExpose>({ tools, ...options });
   return { toolSearch, executions };
 }
 
@@ -28,7 +32,10 @@ export interface Context {
 /** Call options that give the call's context to tools and to `prepareStep` on every major. */
 export function withContext(
   major: AiMajor,
-  toolSearch: ReturnType<typeof setup>['toolSearch'],
+  toolSearch: {
+    prepareStep: unknown;
+    createPrepareStep: (options: { context: Context }) => unknown;
+  },
   context: Context,
 ) {
   return {

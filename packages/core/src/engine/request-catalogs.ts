@@ -1,7 +1,7 @@
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { ToolIndexOptions } from '../search/tool-index-options';
-import { META_TOOL_NAMES } from './meta-tool-names';
+import { RESERVED_TOOL_NAMES } from './meta-tool-names';
 import type { ToolCatalog } from './tool-catalog';
 
 /** Requests (and request indexes) kept for reuse: a request's tools repeat across its steps and callers. */
@@ -137,7 +137,7 @@ export class RequestCatalogs<TTool> {
     };
     const byKey = new Map<string, Described>();
     const searchable: Record<string, TTool> = {};
-    const reserved = META_TOOL_NAMES as readonly string[];
+    const reserved = RESERVED_TOOL_NAMES as readonly string[];
     for (let position = 0; position < walked.keys.length; position++) {
       const key = walked.keys[position]!;
       if (reserved.includes(key)) continue;

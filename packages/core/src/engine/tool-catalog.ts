@@ -1,5 +1,5 @@
 import type { ToolDescriptor } from '../search/tool-descriptor';
-import { META_TOOL_NAMES } from './meta-tool-names';
+import { RESERVED_TOOL_NAMES } from './meta-tool-names';
 
 /** A catalog tool with the descriptor it is indexed by. */
 export interface CatalogEntry<TTool> {
@@ -32,7 +32,7 @@ export class ToolCatalog<TTool> extends Map<string, CatalogEntry<TTool>> {
   add(entry: CatalogEntry<TTool>, label: string): void {
     const { key } = entry;
     const id = entry.descriptor.id;
-    const reserved = META_TOOL_NAMES as readonly string[];
+    const reserved = RESERVED_TOOL_NAMES as readonly string[];
     if (reserved.includes(key) || reserved.includes(id)) {
       throw new Error(
         `ToolSearchEngine: the tool under key "${key}" (id "${id}") in ${label} uses one of the reserved meta-tool names (${reserved.join(', ')}); rename it.`,

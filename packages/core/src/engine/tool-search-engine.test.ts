@@ -87,7 +87,12 @@ describe('createToolSearchEngine', () => {
       message: expect.stringMatching(/empty/),
     });
     expect((await search(session, '🙂🙂')).message).toMatch(/^No tools found/);
-    expect((await search(session, 42)).message).toMatch(/needs a "query"/);
+    expect(await search(session, 42)).toEqual({
+      results: [],
+      success: false,
+      message:
+        'search_tools: "query" must be a few keywords describing the task, or a tool name (a string), got 42.',
+    });
     expect((await search(session, 'x'.repeat(100_000))).results).toEqual([]);
     expect((await search(session, '(.*)+$')).results).toEqual([]);
   });

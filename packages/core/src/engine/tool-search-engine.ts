@@ -20,7 +20,7 @@ import {
 } from './request-catalogs';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from './tool-catalog';
 import { ToolSearchSession } from './tool-search-session';
-import type { SessionInit, ToolSearchEngineOptions } from './types';
+import type { ExposeMode, SessionInit, ToolSearchEngineOptions } from './types';
 
 const DEFAULT_FILTER_TIMEOUT = 3_000;
 const DEFAULT_TOP_K = 5;
@@ -46,6 +46,7 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
     topK: number;
     minScore: number;
     autoLoad: boolean;
+    expose: ExposeMode;
     filterTimeout: number;
     fusion: ResolvedFusionSettings;
   };
@@ -91,6 +92,17 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
     }
     if (options.embed !== undefined && typeof options.embed !== 'function')
       throw new TypeError('ToolSearchEngine: `embed` must be a function');
+    const expose = options.expose ?? 'tools';
+    if (expose !== 'tools' && expose !== 'proxy')
+      throw new TypeError(
+        `ToolSearchEngine: expose must be 'tools' or 'proxy', got ${JSON.stringify(expose)}`,
+      );
+    if (options.runTool !== undefined && typeof options.runTool !== 'function')
+      throw new TypeError('ToolSearchEngine: `runTool` must be a function');
+    if (expose === 'proxy' && options.runTool === undefined)
+      throw new TypeError(
+        "ToolSearchEngine: expose: 'proxy' needs `runTool`, which call_tool runs loaded tools with",
+      );
     const fusion = resolveFusion(options.fusion);
     this.catalog = buildCatalog(options.tools, options.describe, 'tools');
     // Pins may name a tool by id or by key; the rest of the engine works with ids.
@@ -108,6 +120,7 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
       topK,
       minScore,
       autoLoad: options.search?.autoLoad ?? false,
+      expose,
       filterTimeout,
       alwaysLoaded,
       fusion,

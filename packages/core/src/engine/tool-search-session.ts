@@ -1,5 +1,7 @@
 import type { Searchable } from '../embedding/tool-embeddings';
+import { callLoadedTool } from '../meta-tools/call-tool';
 import { createMetaTools } from '../meta-tools/create-meta-tools';
+import type { CallToolOutcome } from '../meta-tools/meta-tool-schemas';
 import { toolSearchInstructions } from '../meta-tools/meta-tool-texts';
 import type { ToolIndex } from '../search/tool-index';
 import { applyLoadedToolsOperation } from '../state/apply-loaded-tools-operation';
@@ -17,6 +19,7 @@ import type { ToolSearchEngine } from './tool-search-engine';
 import type {
   ActiveTool,
   DenialReason,
+  ExposeMode,
   FilterPhase,
   MetaTool,
   SessionInit,
@@ -33,6 +36,8 @@ import type {
 export class ToolSearchSession<TTool, TContext = unknown> {
   readonly threadId: string | undefined;
   readonly requestContext: TContext | undefined;
+  /** How loaded tools reach the model in this request: the engine's `expose`, unless overridden. */
+  readonly expose: ExposeMode;
   /** The meta-tools to offer this step: `search_tools`, then `load_tool` and `unload_tool` when enabled. */
   readonly metaTools: MetaTool[];
   /** The engine this session belongs to (its options, catalog and index). */
@@ -53,6 +58,15 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     this.threadId =
       typeof init.threadId === 'string' && init.threadId !== '' ? init.threadId : undefined;
     this.requestContext = init.requestContext;
+    this.expose = init.expose ?? engine.options.expose;
+    if (this.expose !== 'tools' && this.expose !== 'proxy')
+      throw new TypeError(
+        `ToolSearchSession: expose must be 'tools' or 'proxy', got ${JSON.stringify(this.expose)}`,
+      );
+    if (this.expose === 'proxy' && typeof engine.options.runTool !== 'function')
+      throw new TypeError(
+        "ToolSearchSession: expose: 'proxy' needs the engine's `runTool`, which call_tool runs loaded tools with",
+      );
     this.#resolved = resolvedOf(engine, init.resolvedTools);
     this.#derived = this.#derive(init.toolResults ?? []);
     this.metaTools = createMetaTools(this);
@@ -63,7 +77,25 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     return toolSearchInstructions({
       autoLoad: this.engine.options.autoLoad,
       unloadTool: this.engine.options.unloadTool === true,
+      expose: this.expose,
     });
+  }
+
+  /**
+   * Runs a loaded tool, as `call_tool` does under `expose: 'proxy'`: a tool that is not pinned
+   * or loaded, that the `active` filter denies now, or whose arguments break its input schema is
+   * refused and never runs; otherwise the engine's `runTool` runs it.
+   * @param call - `{ name, arguments }`, as the model sent them to `call_tool`
+   * @param callOptions - the framework's options of this call, handed to `runTool` untouched
+   * @throws what `runTool` throws (the tool's own error); a TypeError without `runTool`
+   */
+  callTool(call: unknown, callOptions?: unknown): Promise<CallToolOutcome> {
+    if (typeof this.engine.options.runTool !== 'function') {
+      return Promise.reject(
+        new TypeError('ToolSearchSession.callTool: the engine has no `runTool` option'),
+      );
+    }
+    return callLoadedTool(this, call, callOptions);
   }
 
   /** Replaces the conversation's tool results (for `storage: 'context'`); call it each step. */
@@ -127,9 +159,15 @@ export class ToolSearchSession<TTool, TContext = unknown> {
    * order, each still known and allowed (`active` phase; under 'context' also `load`, since
    * messages can be forged).
    */
-  async activeTools(): Promise<ActiveTool<TTool>[]> {
+  activeTools(): Promise<ActiveTool<TTool>[]> {
+    return this.#active(true);
+  }
+
+  async #active(withLoaded: boolean): Promise<ActiveTool<TTool>[]> {
     const pinned = new Set(this.engine.options.alwaysLoaded ?? []);
-    const entries = withinBudget(await this.readEntries(), this.engine.options.maxLoadedTools);
+    const entries = withLoaded
+      ? withinBudget(await this.readEntries(), this.engine.options.maxLoadedTools)
+      : [];
     const fromContext = !this.usesStore;
     const candidates: ActiveTool<TTool>[] = [];
     for (const id of pinned) {
@@ -149,6 +187,15 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       ),
     );
     return candidates.filter((_, position) => allowed[position]);
+  }
+
+  /**
+   * The tools to give the model this step besides the meta-tools. Under `expose: 'tools'` the
+   * pinned and loaded ones ({@link activeTools}); under `'proxy'` the pinned ones only, so the
+   * model's tools stay the same through every load (loaded tools are reached by `call_tool`).
+   */
+  offeredTools(): Promise<ActiveTool<TTool>[]> {
+    return this.#active(this.expose !== 'proxy');
   }
 
   /**

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import type { EmbedFunction, FusionSettings } from '../embedding/embed-function';
-import type { ToolDescriptor } from '../search/tool-descriptor';
+import type { JSONSchema, ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
 import type { ToolResultRecord } from '../state/context-state';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import type { ResolvedTools } from './request-catalogs';
 
 export type { ToolResultRecord } from '../state/context-state';
-export { META_TOOL_NAMES } from './meta-tool-names';
+export { CALL_TOOL_NAME, META_TOOL_NAMES, RESERVED_TOOL_NAMES } from './meta-tool-names';
 
 /** Where a filter is being asked: search results, a load, or a tool already loaded. */
 export type FilterPhase = 'search' | 'load' | 'active';
@@ -130,6 +130,23 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends Tool
   filterTimeout?: number;
   /** Tools (by id or key) that are always active, without search or load. */
   alwaysLoaded?: readonly string[];
+  /**
+   * How loaded tools reach the model. `'tools'`: a loaded tool joins the tools the model is
+   * given (`session.activeTools()`). `'proxy'`: the tools the model is given never change in a
+   * conversation (the meta-tools, `call_tool` among them, plus pinned tools), so the provider's
+   * prompt cache, which is keyed by the prompt's prefix and starts with the tools, survives every
+   * load; `load_tool` answers with the loaded tools' definitions, which enter the conversation at
+   * its end, and the model runs a loaded tool with `call_tool({ name, arguments })`. Needs
+   * `runTool`.
+   * @default 'tools'
+   */
+  expose?: ExposeMode;
+  /**
+   * Runs a catalog tool for `call_tool` (`expose: 'proxy'`), after the session has checked that
+   * it is loaded and allowed and that its arguments match its input schema. What it returns is
+   * `call_tool`'s result; what it throws is thrown to the framework, as the tool's own error.
+   */
+  runTool?: (run: ToolRun<TTool, TContext>) => unknown;
   /** Loaded tools kept per thread at most; the least recently used one is evicted. */
   maxLoadedTools?: number;
   /**
@@ -164,6 +181,34 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends Tool
   snapshot?: Uint8Array;
 }
 
+/** How loaded tools reach the model: as tools of their own, or through `call_tool`. */
+export type ExposeMode = 'tools' | 'proxy';
+
+/** One `call_tool` run, as {@link ToolSearchEngineOptions.runTool} receives it. */
+export interface ToolRun<TTool, TContext = unknown> {
+  /** The tool's id: the name the model called it by. */
+  id: string;
+  /** The key the tool is listed under in its catalog. */
+  key: string;
+  tool: TTool;
+  /** The arguments, checked against the tool's input schema. */
+  arguments: Record<string, unknown>;
+  requestContext: TContext | undefined;
+  threadId: string | undefined;
+  /**
+   * What the adapter passed as `call_tool`'s second `execute` argument: the framework's options
+   * of this call (its id, abort signal, config...), handed through untouched.
+   */
+  callOptions: unknown;
+}
+
+/** A tool as `load_tool` shows it under `expose: 'proxy'`: what the model needs to call it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JSONSchema;
+}
+
 /** What a session is created from: one request (one agent call) of one caller. */
 export interface SessionInit<TTool, TContext> {
   /** The conversation thread; without one the session shares no state with other requests. */
@@ -177,6 +222,12 @@ export interface SessionInit<TTool, TContext> {
   resolvedTools?: Readonly<Record<string, TTool>> | ResolvedTools<TTool> | undefined;
   /** The conversation's tool results so far, for `storage: 'context'`. */
   toolResults?: Iterable<ToolResultRecord> | undefined;
+  /**
+   * How this request's loaded tools reach the model, when it differs from the engine's `expose`
+   * (one engine serving clients of both kinds, as the MCP gateway does). `'proxy'` needs the
+   * engine's `runTool`.
+   */
+  expose?: ExposeMode | undefined;
 }
 
 /** A meta-tool, framework-neutral: adapters wrap it in their framework's tool type. */
@@ -185,8 +236,13 @@ export interface MetaTool<TInput = unknown, TOutput = unknown> {
   /** Written for the model. */
   description: string;
   inputSchema: z.ZodType<TInput>;
-  /** Never throws: bad input and failures are answered in the output's `message`. */
-  execute: (input: unknown) => Promise<TOutput>;
+  /**
+   * Runs the meta-tool. Bad input and refusals are answered in the output's `message`; only
+   * `call_tool` throws, and only what the tool it ran threw.
+   * @param input - the model's arguments
+   * @param callOptions - the framework's options of this call, handed to `runTool` by `call_tool`
+   */
+  execute: (input: unknown, callOptions?: unknown) => Promise<TOutput>;
 }
 
 /** A tool to offer the model on the next step. */

@@ -1,7 +1,9 @@
 import type { ToolSearchSession } from '../engine/tool-search-session';
 import type { MetaTool } from '../engine/types';
+import { CALL_TOOL_NAME } from '../engine/types';
 import { loadTool } from './load-tool';
 import {
+  callToolInput,
   type LoadToolOutput,
   loadToolInput,
   type SearchToolsOutput,
@@ -10,22 +12,29 @@ import {
   unloadToolInput,
 } from './meta-tool-schemas';
 import {
+  CALL_TOOL_DESCRIPTION,
   LOAD_TOOL_DESCRIPTION,
+  PROXY_LOAD_TOOL_DESCRIPTION,
   searchToolsDescription,
   UNLOAD_TOOL_DESCRIPTION,
 } from './meta-tool-texts';
 import { searchTools } from './search-tools';
 import { unloadTools } from './unload-tool';
 
-/** Builds the meta-tools of a session. */
+/**
+ * Builds the meta-tools of a session, always in this order: `search_tools`, `load_tool` (unless
+ * autoLoad), `call_tool` (under `expose: 'proxy'`), `unload_tool` (when enabled).
+ */
 export function createMetaTools<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
 ): MetaTool[] {
   const { autoLoad, unloadTool } = session.engine.options;
+  const { expose } = session;
+  const proxy = expose === 'proxy';
   const tools: MetaTool[] = [
     {
       name: 'search_tools',
-      description: searchToolsDescription(autoLoad),
+      description: searchToolsDescription(autoLoad, expose),
       inputSchema: searchToolsInput,
       execute: (input) => searchTools(session, input),
     } satisfies MetaTool<unknown, SearchToolsOutput>,
@@ -33,10 +42,21 @@ export function createMetaTools<TTool, TContext>(
   if (!autoLoad) {
     tools.push({
       name: 'load_tool',
-      description: LOAD_TOOL_DESCRIPTION,
+      description: proxy ? PROXY_LOAD_TOOL_DESCRIPTION : LOAD_TOOL_DESCRIPTION,
       inputSchema: loadToolInput,
       execute: (input) => loadTool(session, input),
     } satisfies MetaTool<unknown, LoadToolOutput>);
+  }
+  if (proxy) {
+    tools.push({
+      name: CALL_TOOL_NAME,
+      description: CALL_TOOL_DESCRIPTION,
+      inputSchema: callToolInput,
+      execute: async (input, callOptions) => {
+        const outcome = await session.callTool(input, callOptions);
+        return outcome.status === 'ran' ? outcome.result : outcome.output;
+      },
+    } satisfies MetaTool<unknown, unknown>);
   }
   if (unloadTool) {
     tools.push({

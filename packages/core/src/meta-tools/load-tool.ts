@@ -1,11 +1,19 @@
 import { suggestNames } from '../engine/suggest';
 import type { ToolSearchSession } from '../engine/tool-search-session';
 import { echoName } from './echo-name';
+import { inputProblem } from './input-problem';
 import { evictionNote, loadNames } from './load-names';
 import { type LoadToolOutput, loadToolInput } from './meta-tool-schemas';
+import { toolDefinitions } from './tool-definitions';
 
 /** Names one `load_tool` call may ask for; more is a malformed call, not a real need. */
 const MAX_NAMES_PER_LOAD = 50;
+
+/** What each argument of `load_tool` takes, for the answer to a malformed call. */
+const LOAD_TOOL_ARGUMENTS = {
+  toolName: 'one exact tool name from search results (a string)',
+  toolNames: `an array of up to ${MAX_NAMES_PER_LOAD} exact tool names (strings)`,
+};
 
 /**
  * Executes `load_tool` for a session, answering in Mastra's result shapes and phrases (`loaded
@@ -15,9 +23,39 @@ export async function loadTool<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
   input: unknown,
 ): Promise<LoadToolOutput> {
+  const output = await loadToolOutput(session, input);
+  if (session.expose !== 'proxy') return output;
+  // Under proxy the loaded tools never join the model's tools: their definitions come back here,
+  // at the end of the conversation, where they leave the cached prompt prefix alone.
+  const ids = [
+    ...new Set([
+      ...(output.success && output.toolName !== undefined ? [output.toolName] : []),
+      ...(output.loaded ?? []),
+      ...(output.alreadyLoaded ?? []),
+    ]),
+  ];
+  if (ids.length === 0) return output;
+  return { ...output, tools: toolDefinitions(session, ids) };
+}
+
+async function loadToolOutput<TTool, TContext>(
+  session: ToolSearchSession<TTool, TContext>,
+  input: unknown,
+): Promise<LoadToolOutput> {
+  const proxy = session.expose === 'proxy';
+  const callIt = proxy
+    ? 'Run it with call_tool, as its inputSchema in tools describes.'
+    : 'Call it from your next step.';
+  const callAgain = proxy ? 'Run it with call_tool.' : 'Call it directly.';
+  const callThem = proxy ? 'run them with call_tool' : 'call them from your next step';
   const parsed = loadToolInput.safeParse(input);
-  const toolName = parsed.success ? parsed.data.toolName : undefined;
-  const toolNames = parsed.success ? parsed.data.toolNames : undefined;
+  if (!parsed.success) {
+    return {
+      success: false,
+      message: inputProblem('load_tool', LOAD_TOOL_ARGUMENTS, parsed.error, input),
+    };
+  }
+  const { toolName, toolNames } = parsed.data;
   const names = [...new Set([...(toolNames ?? []), ...(toolName ? [toolName] : [])])];
   if (names.length === 0) {
     return {
@@ -54,7 +92,7 @@ export async function loadTool<TTool, TContext>(
       // A thread over its budget (a budget lowered since, parallel loads) evicts even here.
       return {
         success: true,
-        message: `Tool "${already}" is already loaded. Call it directly.${evictionNote(outcome.evicted)}`,
+        message: `Tool "${already}" is already loaded. ${callAgain}${evictionNote(outcome.evicted)}`,
         toolName: already,
         loaded: [already],
         ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
@@ -72,7 +110,7 @@ export async function loadTool<TTool, TContext>(
     }
     return {
       success: true,
-      message: `Tool "${loaded}" loaded successfully. Call it from your next step.${evictionNote(outcome.evicted)}`,
+      message: `Tool "${loaded}" loaded successfully. ${callIt}${evictionNote(outcome.evicted)}`,
       toolName: loaded,
       loaded: [loaded],
       ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
@@ -81,9 +119,7 @@ export async function loadTool<TTool, TContext>(
   const notFound = outcome.notFound.map(echoName);
   const parts: string[] = [];
   if (outcome.loaded.length > 0)
-    parts.push(
-      `Loaded: ${outcome.loaded.join(', ')} (loaded successfully; call them from your next step)`,
-    );
+    parts.push(`Loaded: ${outcome.loaded.join(', ')} (loaded successfully; ${callThem})`);
   if (outcome.alreadyLoaded.length > 0)
     parts.push(`Already loaded: ${outcome.alreadyLoaded.join(', ')}`);
   if (notFound.length > 0)

@@ -110,3 +110,53 @@ describe('load_tool results', () => {
     expect((await load(session, { toolNames: [], toolName: 'send_email' })).success).toBe(true);
   });
 });
+
+describe('malformed meta-tool calls', () => {
+  it('name the argument that failed, what it takes and what it got', async () => {
+    const session = sessionFor({ unloadTool: true });
+    for (const limit of [0, 51, 2.5, '2']) {
+      const output = (await call(session, 'search_tools', {
+        query: 'weather',
+        limit,
+      })) as SearchToolsOutput;
+      expect(output).toEqual({
+        results: [],
+        success: false,
+        message: `search_tools: "limit" must be a whole number from 1 to 50, or left out, got ${JSON.stringify(limit)}.`,
+      });
+    }
+    expect(await call(session, 'search_tools', 'weather')).toMatchObject({
+      success: false,
+      message: expect.stringMatching(
+        /^search_tools takes an object of arguments \("query", "limit"\), got "weather"/,
+      ),
+    });
+    expect(await load(session, { toolName: 7 })).toEqual({
+      success: false,
+      message:
+        'load_tool: "toolName" must be one exact tool name from search results (a string), got 7.',
+    });
+    expect(await load(session, { toolNames: 'get_weather' })).toMatchObject({
+      success: false,
+      message: expect.stringContaining('"toolNames" must be an array of up to 50 exact tool names'),
+    });
+    expect(await call(session, 'unload_tool', { toolNames: [] })).toMatchObject({
+      success: false,
+      message:
+        'unload_tool: "toolNames" must be an array of 1 to 50 names of loaded tools (strings), got [].',
+    });
+    // Mastra's own phrase for an empty list is kept.
+    expect(await load(session, { toolNames: [] })).toMatchObject({
+      success: false,
+      message: 'toolNames array must not be empty.',
+    });
+  });
+
+  it('echo a huge value cut, never whole', async () => {
+    const output = (await call(sessionFor(), 'search_tools', {
+      query: 'weather',
+      limit: 'x'.repeat(10_000),
+    })) as SearchToolsOutput;
+    expect(output.message.length).toBeLessThan(200);
+  });
+});

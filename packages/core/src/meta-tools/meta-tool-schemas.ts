@@ -1,12 +1,23 @@
 import { z } from 'zod';
+import type { ToolDefinition } from '../engine/types';
 import type { AutoLoadActivation } from '../state/context-state';
+import type { ArgumentProblem } from './argument-check';
+
+/** The most results one `search_tools` call may ask for. */
+export const MAX_SEARCH_LIMIT = 50;
 
 /** Input of `search_tools`. */
 export const searchToolsInput = z.object({
   query: z
     .string()
     .describe('Keywords or a tool name, e.g. "weather forecast", "create github issue"'),
-  limit: z.number().int().min(1).max(50).optional().describe('How many results to return at most'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_LIMIT)
+    .optional()
+    .describe('How many results to return at most'),
 });
 /** What the model passes to `search_tools`. */
 export type SearchToolsInput = z.infer<typeof searchToolsInput>;
@@ -25,6 +36,8 @@ export interface SearchToolsResult {
 export interface SearchToolsOutput {
   results: SearchToolsResult[];
   message: string;
+  /** `false` when the call itself was malformed (the message names the argument); else absent. */
+  success?: false;
   /**
    * Under autoLoad: the receipt of the tools this search left loaded (new or already loaded),
    * which is what `storage: 'context'` replays; a search without it loaded nothing.
@@ -32,6 +45,8 @@ export interface SearchToolsOutput {
   activation?: AutoLoadActivation;
   /** Under autoLoad with a budget: tools evicted to make room. */
   evicted?: string[];
+  /** Under autoLoad and `expose: 'proxy'`: the definitions of the tools now loaded. */
+  tools?: ToolDefinition[];
 }
 
 /** Input of `load_tool`: one name, several, or both. */
@@ -63,6 +78,11 @@ export interface LoadToolOutput {
   notFound?: string[];
   /** Tools evicted to stay within `maxLoadedTools`. */
   evicted?: string[];
+  /**
+   * Under `expose: 'proxy'`: the definitions of the tools this call left loaded (new and already
+   * loaded), which the model calls through `call_tool`.
+   */
+  tools?: ToolDefinition[];
 }
 
 /** Input of `unload_tool`. */
@@ -79,3 +99,33 @@ export interface UnloadToolOutput {
   unloaded: string[];
   notLoaded?: string[];
 }
+
+/** Input of `call_tool` (`expose: 'proxy'`). */
+export const callToolInput = z.object({
+  name: z.string().describe('The exact name of a loaded tool'),
+  arguments: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("The tool's arguments, as the input schema load_tool returned describes them"),
+});
+/** What the model passes to `call_tool`. */
+export type CallToolInput = z.infer<typeof callToolInput>;
+
+/** `call_tool`'s answer when it did not run the tool. */
+export interface CallToolRefusal {
+  success: false;
+  /** What was wrong and what to do instead. */
+  message: string;
+  /** The name asked for, as the model wrote it (cut when long). */
+  toolName?: string;
+  /** Where the arguments break the tool's input schema. */
+  errors?: ArgumentProblem[];
+}
+
+/**
+ * What a `call_tool` call came to: the tool ran (its own result, whatever the framework made of
+ * it), or it was refused and never ran.
+ */
+export type CallToolOutcome =
+  | { status: 'ran'; toolName: string; result: unknown }
+  | { status: 'refused'; output: CallToolRefusal };

@@ -2,13 +2,22 @@ import type { ToolSearchSession } from '../engine/tool-search-session';
 import { searchIndexes } from '../search/search-indexes';
 import { AUTO_LOAD_ACTIVATION_TYPE, AUTO_LOAD_ACTIVATION_VERSION } from '../state/context-state';
 import { fusedRanker } from './fused-ranking';
+import { inputProblem } from './input-problem';
 import { evictionNote, loadNames } from './load-names';
 import {
+  MAX_SEARCH_LIMIT,
   type SearchToolsOutput,
   type SearchToolsResult,
   searchToolsInput,
 } from './meta-tool-schemas';
 import { truncateDescription } from './meta-tool-texts';
+import { toolDefinitions } from './tool-definitions';
+
+/** What each argument of `search_tools` takes, for the answer to a malformed call. */
+const SEARCH_TOOLS_ARGUMENTS = {
+  query: 'a few keywords describing the task, or a tool name (a string)',
+  limit: `a whole number from 1 to ${MAX_SEARCH_LIMIT}, or left out`,
+};
 
 /** A query is echoed back to the model cut to this length. */
 const MAX_ECHOED_QUERY = 80;
@@ -80,7 +89,8 @@ export async function searchTools<TTool, TContext>(
   if (!parsed.success) {
     return {
       results: [],
-      message: 'search_tools needs a "query": a few keywords describing the task or a tool name.',
+      success: false,
+      message: inputProblem('search_tools', SEARCH_TOOLS_ARGUMENTS, parsed.error, input),
     };
   }
   const query = parsed.data.query;
@@ -133,12 +143,15 @@ export async function searchTools<TTool, TContext>(
   const evicted = new Set(outcome.evicted);
   const loaded = results.map((result) => result.name).filter((name) => !evicted.has(name));
   const already = outcome.alreadyLoaded.filter((name) => !evicted.has(name));
+  const proxy = session.expose === 'proxy';
   return {
     results,
     activation: { type: AUTO_LOAD_ACTIVATION_TYPE, version: AUTO_LOAD_ACTIVATION_VERSION, loaded },
     ...(outcome.evicted.length > 0 && { evicted: outcome.evicted }),
+    // Under proxy the loaded tools never join the model's tools: their definitions come here.
+    ...(proxy && { tools: toolDefinitions(session, loaded) }),
     message:
-      `Found and loaded ${loaded.length} tool(s): ${loaded.join(', ')}. Call them directly from your next step.` +
+      `Found and loaded ${loaded.length} tool(s): ${loaded.join(', ')}. ${proxy ? 'Run them with call_tool, as their input schemas in tools describe.' : 'Call them directly from your next step.'}` +
       (already.length > 0 ? ` These were already loaded: ${already.join(', ')}.` : '') +
       evictionNote(outcome.evicted),
   };

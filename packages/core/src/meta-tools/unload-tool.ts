@@ -1,9 +1,15 @@
 import { StoreError, type ToolSearchSession } from '../engine/tool-search-session';
 import { echoName } from './echo-name';
+import { inputProblem } from './input-problem';
 import { type UnloadToolOutput, unloadToolInput } from './meta-tool-schemas';
 
 /** Names one `unload_tool` call may give, as for `load_tool`: more is a malformed call. */
 const MAX_NAMES_PER_UNLOAD = 50;
+
+/** What `unload_tool` takes, for the answer to a malformed call. */
+const UNLOAD_TOOL_ARGUMENTS = {
+  toolNames: `an array of 1 to ${MAX_NAMES_PER_UNLOAD} names of loaded tools (strings)`,
+};
 
 /** Executes `unload_tool` for a session. */
 export async function unloadTools<TTool, TContext>(
@@ -14,7 +20,7 @@ export async function unloadTools<TTool, TContext>(
   if (!parsed.success)
     return {
       success: false,
-      message: 'Give unload_tool toolNames: the loaded tools to drop.',
+      message: inputProblem('unload_tool', UNLOAD_TOOL_ARGUMENTS, parsed.error, input),
       unloaded: [],
     };
   if (new Set(parsed.data.toolNames).size > MAX_NAMES_PER_UNLOAD)

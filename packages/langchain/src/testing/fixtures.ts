@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { DynamicStructuredTool, tool } from '@langchain/core/tools';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
 
@@ -86,17 +87,36 @@ export function scriptedModel(steps: Step[]) {
   return model;
 }
 
-/** Records the tool names bound at each model call; place it after the middleware under test. */
+/**
+ * Records what each model call is given: the tool names, the system prompt, and the request as a
+ * provider gets it (tool definitions as OpenAI-format JSON, then the system message and the
+ * messages). Place it after the middleware under test.
+ */
 export function recordBoundTools() {
   const calls: string[][] = [];
   const systemPrompts: string[] = [];
+  const requests: { tools: unknown[]; messages: unknown[] }[] = [];
   const middleware = createMiddleware({
     name: 'RecordBoundTools',
     wrapModelCall: (request, handler) => {
       calls.push(request.tools.map((tool) => String((tool as { name: unknown }).name)));
       systemPrompts.push(request.systemMessage.text);
+      requests.push({
+        tools: request.tools.map((tool) => convertToOpenAITool(tool as never)),
+        messages: [request.systemMessage, ...request.messages].map(messageFields),
+      });
       return handler(request);
     },
   });
-  return { calls, systemPrompts, middleware };
+  return { calls, systemPrompts, requests, middleware };
+}
+
+/** A message as a provider request holds it: role, content, tool calls, the call it answers. */
+export function messageFields(message: BaseMessage) {
+  return {
+    type: message.type,
+    content: message.content,
+    tool_calls: (message as { tool_calls?: unknown }).tool_calls,
+    tool_call_id: (message as { tool_call_id?: unknown }).tool_call_id,
+  };
 }

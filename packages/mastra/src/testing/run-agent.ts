@@ -7,6 +7,8 @@ import { createScriptedModel, type ModelAction, type ModelTurn } from './scripte
 /** One `generate` call of a real Mastra agent driven by a scripted model. */
 export interface AgentRun {
   turns: ModelTurn[];
+  /** Each model call's tool definitions and prompt, as the model received them. */
+  requests: { tools: unknown; messages: readonly unknown[] }[];
   text: string;
   /** The conversation after the call, to send back in the next call (memory-less). */
   messages: unknown[];
@@ -27,6 +29,8 @@ export interface RunAgentOptions {
   tools?: AgentConfig['tools'];
   memory?: MastraMemory;
   memoryOptions?: { thread: string; resource: string };
+  /** @default 10 */
+  maxSteps?: number;
 }
 
 /** Runs a real Mastra `Agent` with the processor as its only input processor. */
@@ -47,7 +51,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   const requestContext = new RequestContext();
   for (const [key, value] of Object.entries(options.context ?? {})) requestContext.set(key, value);
   const result = await agent.generate(options.input as string, {
-    maxSteps: 10,
+    maxSteps: options.maxSteps ?? 10,
     requestContext,
     ...(options.memoryOptions && { memory: options.memoryOptions }),
   });
@@ -55,6 +59,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
     typeof options.input === 'string' ? [{ role: 'user', content: options.input }] : options.input;
   return {
     turns: model.turns,
+    requests: [...model.doGenerateCalls, ...model.doStreamCalls].map((call) => ({
+      tools: call.tools ?? [],
+      messages: call.prompt,
+    })),
     text: result.text,
     messages: [...input, ...(result.response?.messages ?? [])],
   };

@@ -238,7 +238,7 @@ describe('tool-search-mcp over stdio under hostile lines', () => {
   });
 
   it(
-    'skips lines that are not JSON-RPC, answers wrong requests with errors, and keeps serving',
+    'answers lines that are not JSON-RPC with JSON-RPC errors, answers wrong requests with errors, and keeps serving',
     async () => {
       const session = await startStdio(upstream);
       try {
@@ -255,8 +255,22 @@ describe('tool-search-mcp over stdio under hostile lines', () => {
         ])
           session.send(line);
         const list = await session.ask('tools/list', {});
-        // Nothing was answered to the lines above: a line that is not a JSON-RPC message has no id to answer.
-        expect(session.messages.slice(before)).toEqual([list]);
+        // JSON-RPC 2.0's answers: Parse error (-32700) for a line that is not JSON, Invalid
+        // Request (-32600) for JSON that is not a message, with the id when it has a usable one.
+        const answers = session.messages.slice(before, -1) as {
+          id: unknown;
+          error?: { code: number };
+        }[];
+        expect(answers.map(({ id, error }) => [id, error?.code])).toEqual([
+          [null, -32700],
+          [null, -32700],
+          [null, -32600],
+          [null, -32600],
+          [null, -32600],
+          [99, -32600],
+          [null, -32700],
+        ]);
+        expect(session.messages.at(-1)).toEqual(list);
         expect(list.result).toMatchObject({
           tools: [{ name: 'search_tools' }, { name: 'load_tool' }],
         });
@@ -279,7 +293,7 @@ describe('tool-search-mcp over stdio under hostile lines', () => {
         const skipped = session.stderr
           .text()
           .split('\n')
-          .filter((line) => line.includes('] session '));
+          .filter((line) => line.includes('] stdio: answered a client line'));
         expect(skipped.length).toBeGreaterThan(0);
         for (const line of skipped) expect(line.length).toBeLessThan(400);
       } finally {

@@ -40,6 +40,9 @@ Options:
   --allow-origin HOST    also accept browser requests from this origin hostname (repeatable)
   --connect-timeout MS   per-upstream start timeout (default: 10000)
   --call-timeout MS      per-call timeout (default: 60000)
+  --start-concurrency N  upstreams started at once (default: twice the cores, 2 to 16)
+  --start-wait MS        how long a request waits for upstreams still starting before it is
+                         answered from the others (default: 10000)
   --embeddings-url URL   semantic search with an OpenAI-compatible embeddings endpoint, e.g.
                          https://api.openai.com/v1 or http://localhost:11434/v1 (instead of the
                          config's "embeddings")
@@ -85,7 +88,7 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
   }
   let loaded: Awaited<ReturnType<typeof loadGatewayConfig>>;
   try {
-    loaded = await loadGatewayConfig(values.config!);
+    loaded = await loadGatewayConfig(values.config!, { env });
   } catch (error) {
     if (!(error instanceof GatewayConfigError)) throw error;
     stderr.write(`tool-search-mcp: invalid config: ${error.message}\n`);
@@ -138,6 +141,10 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
         connectTimeout: Number(values['connect-timeout']),
       }),
       ...(values['call-timeout'] !== undefined && { callTimeout: Number(values['call-timeout']) }),
+      ...(values['start-concurrency'] !== undefined && {
+        startConcurrency: Number(values['start-concurrency']),
+      }),
+      ...(values['start-wait'] !== undefined && { startWait: Number(values['start-wait']) }),
       serverInfo: info,
       log,
       ...(storage && { storage: storage.store }),
@@ -209,6 +216,8 @@ function parse(argv: readonly string[]) {
       'allow-origin': { type: 'string', multiple: true },
       'connect-timeout': { type: 'string' },
       'call-timeout': { type: 'string' },
+      'start-concurrency': { type: 'string' },
+      'start-wait': { type: 'string' },
       'embeddings-url': { type: 'string' },
       'embeddings-model': { type: 'string' },
       'embeddings-key-env': { type: 'string' },
@@ -231,6 +240,15 @@ function checkArguments(values: ReturnType<typeof parse>): string | undefined {
     if (value !== undefined && !(Number.isInteger(Number(value)) && Number(value) > 0))
       return `--${flag} must be a positive number of milliseconds, got "${value}"`;
   }
+  const wait = values['start-wait'];
+  if (wait !== undefined && !(/^\d+$/.test(wait) && Number.isSafeInteger(Number(wait))))
+    return `--start-wait must be a number of milliseconds (0 or more), got "${wait}"`;
+  const concurrency = values['start-concurrency'];
+  if (
+    concurrency !== undefined &&
+    !(/^\d+$/.test(concurrency) && Number(concurrency) >= 1 && Number(concurrency) <= 1_000)
+  )
+    return `--start-concurrency must be an integer from 1 to 1000, got "${concurrency}"`;
   return undefined;
 }
 

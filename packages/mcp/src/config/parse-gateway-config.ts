@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { childPath, GatewayConfigError } from './config-error';
+import { expandVariables } from './expand-variables';
 import type {
   EmbeddingsConfig,
   ExposeMode,
@@ -28,6 +29,12 @@ export interface ParseGatewayConfigOptions {
   file?: string;
   /** Folder that relative `cwd` values are resolved against; without it they are kept as given. */
   baseDir?: string;
+  /**
+   * Where `${NAME}` in an upstream's `env`, `headers` and `url` is read; a variable that is not
+   * set (and has no `${NAME:-default}`) is a config error naming it.
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Keys MCP clients write into `mcpServers` entries that mean nothing to the gateway: accepted silently. */
@@ -99,7 +106,10 @@ export function parseGatewayConfig(
   for (const [name, entry] of Object.entries(servers)) {
     const path = childPath('$.mcpServers', name);
     if (name.trim() === '') reader.fail(path, 'a server name must not be empty');
-    const upstream = readUpstream(reader, entry, path, options.baseDir);
+    const upstream = readUpstream(reader, entry, path, {
+      baseDir: options.baseDir,
+      env: options.env ?? process.env,
+    });
     if (upstream) Object.defineProperty(mcpServers, name, { value: upstream, enumerable: true });
   }
   const config: GatewayConfig = { mcpServers };
@@ -118,7 +128,10 @@ export function parseGatewayConfig(
  * @example
  * const { config, warnings } = await loadGatewayConfig('gateway.json');
  */
-export async function loadGatewayConfig(file: string): Promise<ParsedGatewayConfig> {
+export async function loadGatewayConfig(
+  file: string,
+  options: Pick<ParseGatewayConfigOptions, 'env'> = {},
+): Promise<ParsedGatewayConfig> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -144,15 +157,32 @@ export async function loadGatewayConfig(file: string): Promise<ParsedGatewayConf
       cause: error,
     });
   }
-  return parseGatewayConfig(value, { file, baseDir: dirname(resolve(file)) });
+  return parseGatewayConfig(value, { ...options, file, baseDir: dirname(resolve(file)) });
 }
 
 function readUpstream(
   reader: ConfigReader,
   value: unknown,
   path: string,
-  baseDir: string | undefined,
+  context: { baseDir: string | undefined; env: NodeJS.ProcessEnv },
 ): UpstreamConfig | undefined {
+  const { baseDir, env } = context;
+  const expand = (text: string, at: string): string => {
+    const result = expandVariables(text, env);
+    if ('problem' in result) reader.fail(at, result.problem);
+    return result.value;
+  };
+  const expandRecord = (record: Record<string, string>, at: string): Record<string, string> => {
+    const expanded: Record<string, string> = {};
+    for (const [key, text] of Object.entries(record))
+      Object.defineProperty(expanded, key, {
+        value: expand(text, childPath(at, key)),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return expanded;
+  };
   const entry = reader.object(value, path);
   if (entry.disabled === true) return undefined;
   const hasCommand = entry.command !== undefined;
@@ -183,7 +213,10 @@ function readUpstream(
     if (entry.args !== undefined)
       upstream.args = reader.strings(entry.args, childPath(path, 'args'));
     if (entry.env !== undefined)
-      upstream.env = reader.stringRecord(entry.env, childPath(path, 'env'));
+      upstream.env = expandRecord(
+        reader.stringRecord(entry.env, childPath(path, 'env')),
+        childPath(path, 'env'),
+      );
     if (entry.cwd !== undefined) {
       const cwd = reader.nonEmptyString(entry.cwd, childPath(path, 'cwd'));
       upstream.cwd = baseDir !== undefined && !isAbsolute(cwd) ? resolve(baseDir, cwd) : cwd;
@@ -191,7 +224,10 @@ function readUpstream(
     return upstream;
   }
   reader.unknownKeys(entry, path, HTTP_KEYS, CLIENT_ONLY_KEYS);
-  const url = reader.nonEmptyString(entry.url, childPath(path, 'url'));
+  const url = expand(
+    reader.nonEmptyString(entry.url, childPath(path, 'url')),
+    childPath(path, 'url'),
+  );
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -203,7 +239,10 @@ function readUpstream(
   }
   const upstream: HttpUpstreamConfig = { url, ...rules };
   if (entry.headers !== undefined)
-    upstream.headers = reader.stringRecord(entry.headers, childPath(path, 'headers'));
+    upstream.headers = expandRecord(
+      reader.stringRecord(entry.headers, childPath(path, 'headers')),
+      childPath(path, 'headers'),
+    );
   if (entry.type !== undefined) {
     if (entry.type !== 'http' && entry.type !== 'streamable-http' && entry.type !== 'sse') {
       reader.fail(

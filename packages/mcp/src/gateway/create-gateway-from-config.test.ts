@@ -25,7 +25,7 @@ describe('createGatewayFromConfig', () => {
         arguments: { a: 1 },
       });
       expect(textOf(echoed)).toBe('{"a":1}');
-      expect(logs).toContain('local: connected, 5 tool(s)');
+      expect(logs).toContain('local: connected, 6 tool(s)');
     } finally {
       await client.close();
       await gateway.close();

@@ -7,11 +7,19 @@ import {
 } from '../upstream/manifest-cache';
 import { createUpstreamManager, type UpstreamManagerOptions } from '../upstream/upstream-manager';
 import { createEmbedFromConfig } from './embeddings-from-config';
-import { createToolSearchGateway, type ToolSearchGateway } from './tool-search-gateway';
+import {
+  createToolSearchGateway,
+  type ToolSearchGateway,
+  type ToolSearchGatewayOptions,
+} from './tool-search-gateway';
 
 /** Options of {@link createGatewayFromConfig}. */
 export interface CreateGatewayFromConfigOptions
-  extends Pick<UpstreamManagerOptions, 'connectTimeout' | 'callTimeout' | 'restartBackoff'> {
+  extends Pick<
+      UpstreamManagerOptions,
+      'connectTimeout' | 'callTimeout' | 'restartBackoff' | 'startConcurrency'
+    >,
+    Pick<ToolSearchGatewayOptions, 'startWait'> {
   /**
    * The manifest cache, or `false` for none (every upstream starts with the gateway).
    * @default a cache in {@link defaultCacheDir}()
@@ -72,6 +80,7 @@ export function createGatewayFromConfig(
     storage,
     env,
     file,
+    startWait,
     ...timing
   } = options;
   if (config.storage && !storage) {
@@ -101,5 +110,6 @@ export function createGatewayFromConfig(
     ...(serverInfo && { serverInfo }),
     ...(log && { log }),
     ...(embeddings && { embed: embeddings.embed, fusion: embeddings.fusion }),
+    ...(startWait !== undefined && { startWait }),
   });
 }

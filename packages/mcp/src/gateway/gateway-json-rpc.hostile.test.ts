@@ -145,6 +145,8 @@ const ROWS: Row[] = [
   ).map(
     ([input, body]): Row => ({ input, body: () => body, expected: { status: 400, code: -32700 } }),
   ),
+  // JSON that is not JSON-RPC: JSON-RPC 2.0's Invalid Request (the body was read whole and parsed
+  // before the SDK's transport saw it).
   ...(
     [
       ['an empty object', '{}'],
@@ -158,13 +160,13 @@ const ROWS: Row[] = [
       ],
     ] as const
   ).map(
-    ([input, body]): Row => ({ input, body: () => body, expected: { status: 400, code: -32700 } }),
+    ([input, body]): Row => ({ input, body: () => body, expected: { status: 400, code: -32600 } }),
   ),
   {
     input: 'an empty batch',
     body: () => '[]',
-    // Accepted as a batch of nothing: no handler runs, nothing is answered.
-    expected: { status: 202 },
+    // JSON-RPC 2.0 answers an empty batch with one Invalid Request error.
+    expected: { status: 400, code: -32600 },
   },
   {
     input: 'a batch of 1,000 requests',

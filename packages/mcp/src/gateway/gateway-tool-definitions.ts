@@ -2,28 +2,6 @@ import type { Tool } from '@modelcontextprotocol/server';
 import type { MetaTool } from 'tool-search-core';
 import { z } from 'zod';
 
-/** The proxy meta-tool's name (`expose: 'proxy'`). */
-export const CALL_TOOL_NAME = 'call_tool';
-
-/** `call_tool`: runs a loaded tool by name, for clients that never refresh their tool list. */
-export const CALL_TOOL_DEFINITION: Tool = {
-  name: CALL_TOOL_NAME,
-  description:
-    'Call a tool you loaded with load_tool: give its exact name and its arguments, an object matching the inputSchema that load_tool returned.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', description: 'The exact name of a loaded tool' },
-      arguments: {
-        type: 'object',
-        description: "The tool's arguments",
-        additionalProperties: true,
-      },
-    },
-    required: ['name'],
-  },
-};
-
 /** What `search_tools` returns as `structuredContent`, declared so clients can rely on it. */
 const SEARCH_TOOLS_OUTPUT_SCHEMA: Tool['outputSchema'] = {
   type: 'object',
@@ -39,6 +17,11 @@ const SEARCH_TOOLS_OUTPUT_SCHEMA: Tool['outputSchema'] = {
         },
         required: ['name', 'description', 'score'],
       },
+    },
+    notSearchable: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Servers whose tools were not searched (still starting, or failed to start)',
     },
   },
   required: ['results'],

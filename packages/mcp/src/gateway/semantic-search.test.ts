@@ -150,13 +150,13 @@ describe('the gateway with an embeddings endpoint', () => {
       embeddings: { url: server.url, model: 'concepts' },
     });
     try {
-      await gateway.logs.waitFor(/^embeddings: 5 tool text\(s\) embedded/);
+      await gateway.logs.waitFor(/^embeddings: 6 tool text\(s\) embedded/);
       await callTool(gateway.client, 'load_tool', { toolName: 'fixture__add_tool' });
       await callTool(gateway.client, 'fixture__add_tool', {});
       await gateway.logs.waitFor(/^embeddings: 1 tool text\(s\) embedded/);
       const texts = server.texts();
-      expect(texts).toHaveLength(6);
-      expect(texts.at(-1)).toMatch(/^fixture added 5: A tool added while running/);
+      expect(texts).toHaveLength(7);
+      expect(texts.at(-1)).toMatch(/^fixture added 6: A tool added while running/);
     } finally {
       await gateway.close();
       await server.close();

@@ -283,3 +283,44 @@ describe('serveGatewayHttp binding', () => {
     },
   );
 });
+
+describe('serveGatewayHttp on loopback beyond 127.0.0.1, and bodies still on their way', () => {
+  it('serves on 127.0.0.2 (all of 127.0.0.0/8 is loopback) and makes no session for a body that has not arrived', async () => {
+    const upstream = await startCountingUpstream(['echo']);
+    const gateway = createToolSearchGateway({
+      upstreams: createUpstreamManager({
+        servers: { up: { url: upstream.url.href } },
+        log: () => undefined,
+      }),
+      log: () => undefined,
+    });
+    const http = await serveGatewayHttp(gateway, { port: 0, host: '127.0.0.2', maxSessions: 1 });
+    const { createConnection } = await import('node:net');
+    const sockets: import('node:net').Socket[] = [];
+    try {
+      expect(http.url.hostname).toBe('127.0.0.2');
+      const client = new Client({ name: 'on-127-0-0-2', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(http.url));
+      expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
+      // Ten initialize requests whose bodies never finish: no session, no server, nothing evicted.
+      for (let index = 0; index < 10; index++) {
+        const socket = createConnection({ host: '127.0.0.2', port: Number(http.url.port) });
+        sockets.push(socket);
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.2:${http.url.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize.slice(0, 20)}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(http.sessionCount).toBe(1);
+      expect(gateway.sessionCount).toBe(1);
+      // The first session was not closed to make room for them.
+      expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
+      await client.close();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await http.close();
+      await gateway.close();
+      await upstream.close();
+    }
+  });
+});

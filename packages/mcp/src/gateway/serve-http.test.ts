@@ -77,14 +77,14 @@ describe('serveGatewayHttp', () => {
     await client.close();
   });
 
-  it('serves a client that negotiates the protocol era on the 2025 era', async () => {
+  it('serves a client that negotiates the protocol era on revision 2026-07-28, with the proxy tools', async () => {
     const client = new Client(
       { name: 't', version: '1' },
       { versionNegotiation: { mode: 'auto' } },
     );
     await client.connect(new StreamableHTTPClientTransport(http.url));
-    expect(client.getProtocolEra()).toBe('legacy');
-    expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool']);
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool', 'call_tool']);
     await client.close();
   });
 

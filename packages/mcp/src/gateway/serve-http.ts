@@ -1,12 +1,22 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import {
-  hostHeaderValidation,
+  type NodeIncomingMessageLike,
   NodeStreamableHTTPServerTransport,
-  originValidation,
+  toNodeHandler,
 } from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+} from '@modelcontextprotocol/server';
+import { oneLine } from './gateway-text';
+import { isLoopbackHost, passesHostAndOrigin, readBody } from './http-guards';
 import type { ToolSearchGateway } from './tool-search-gateway';
+
+export { isLoopbackHost } from './http-guards';
 
 /** Options of {@link serveGatewayHttp}. */
 export interface ServeGatewayHttpOptions {
@@ -33,8 +43,9 @@ export interface ServeGatewayHttpOptions {
    */
   allowedOrigins?: readonly string[];
   /**
-   * Sessions kept at most; past it the least recently used one is closed (its client gets
-   * `404 Session not found` and starts a new session, as the MCP spec prescribes).
+   * Sessions (2025 revisions) kept at most; past it the least recently used one is closed (its
+   * client gets `404 Session not found` and starts a new session, as the MCP spec prescribes).
+   * A session is made only once its `initialize` request has arrived whole.
    * @default 1_000
    */
   maxSessions?: number;
@@ -50,15 +61,10 @@ export interface GatewayHttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
 /** Each session holds a server and a thread of loaded tools: clients that never close theirs must not grow memory without bound. */
 export const DEFAULT_MAX_HTTP_SESSIONS = 1_000;
-
-/** Whether an address only accepts connections from this machine. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
-}
+/** The MCP SDK's own bound on a request body (4 MiB), applied before anything is parsed. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * Serves a gateway over Streamable HTTP, one MCP session (and one thread of loaded tools) per
@@ -82,25 +88,45 @@ export async function serveGatewayHttp(
       `Listening on ${host} (beyond loopback) needs a bearer token; set one or listen on 127.0.0.1`,
     );
   }
-  const validateHost = loopback ? hostHeaderValidation(LOOPBACK_HOSTNAMES) : undefined;
-  const validateOrigin = originValidation([
-    ...(loopback ? LOOPBACK_HOSTNAMES : []),
-    ...(options.allowedOrigins ?? []),
-  ]);
+  const guards = { loopback, allowedOrigins: options.allowedOrigins ?? [] };
   const tokenDigest = options.token ? digest(options.token) : undefined;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_HTTP_SESSIONS;
   // In least-recently-used order: a request moves its session to the end.
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  // Revision 2026-07-28: one server per request, state in session handles (see createModernServer).
+  const modern = createMcpHandler(() => gateway.createModernServer(), {
+    legacy: 'reject',
+    onerror: (error) => gateway.log(`HTTP (2026-07-28): ${oneLine(error)}`),
+  });
+  const serveModern = toNodeHandler(modern, { maxRequestBodySize: MAX_BODY_BYTES });
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
       return answer(response, 404, `Not found: the MCP endpoint is ${path}`);
     }
-    if (validateHost && !validateHost(request, response)) return;
-    if (!validateOrigin(request, response)) return;
+    if (!passesHostAndOrigin(request, response, guards)) return;
     if (tokenDigest && !hasToken(request, tokenDigest)) {
       response.setHeader('WWW-Authenticate', 'Bearer');
       return answer(response, 401, 'Unauthorized: send Authorization: Bearer <token>');
+    }
+    let parsed: unknown;
+    if (request.method === 'POST') {
+      const body = await readBody(request, MAX_BODY_BYTES);
+      if (body === 'aborted') return;
+      if (body === 'too-large') {
+        response.setHeader('Connection', 'close');
+        return answer(response, 413, `Payload Too Large: the body is over ${MAX_BODY_BYTES} bytes`);
+      }
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        return answer(response, 400, 'Parse error: the body is not JSON', -32_700);
+      }
+      // The modern path answers its own protocol errors; every guard above applies to it too.
+      // Classified from the parsed body; the modern path reads the bytes as they came (a
+      // re-serialized body would cost a stack-deep JSON.stringify on hostile nesting).
+      if (!(await isLegacyRequest(headersOnly(request), parsed)))
+        return serveModern(replayed(request, body), response);
     }
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
@@ -108,9 +134,10 @@ export async function serveGatewayHttp(
       if (!transport) return answer(response, 404, 'Session not found', -32001);
       sessions.delete(sessionId);
       sessions.set(sessionId, transport);
-      return transport.handleRequest(request, response);
+      return transport.handleRequest(request, response, parsed);
     }
-    if (request.method !== 'POST') {
+    if (request.method !== 'POST' || !isInitializeRequest(parsed)) {
+      // No server is made for a request that cannot open a session.
       return answer(response, 400, 'Bad Request: Mcp-Session-Id header is required');
     }
     const id = randomUUID();
@@ -130,8 +157,8 @@ export async function serveGatewayHttp(
     };
     // The session id is the gateway's own: when the session ends, its loads go with it.
     const { server } = await gateway.connect(transport, { threadId: id, forgetOnClose: true });
-    await transport.handleRequest(request, response);
-    // Anything but an initialize request is refused by the transport: drop the unused session.
+    await transport.handleRequest(request, response, parsed);
+    // An initialize the transport refused: drop the unused session.
     if (!sessions.has(id)) await server.close().catch(() => undefined);
   };
 
@@ -156,6 +183,7 @@ export async function serveGatewayHttp(
       return sessions.size;
     },
     async close() {
+      await modern.close().catch(() => undefined);
       await Promise.all(
         [...sessions.values()].map((transport) => transport.close().catch(() => undefined)),
       );
@@ -164,6 +192,29 @@ export async function serveGatewayHttp(
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
+}
+
+/** The request's method and headers as a web request, for classification (the body is passed parsed). */
+function headersOnly(request: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  headers.delete('content-length');
+  return new Request(`http://localhost${request.url ?? '/'}`, {
+    method: request.method ?? 'POST',
+    headers,
+  });
+}
+
+/** The request again, with the body already read from it. */
+function replayed(request: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
+  return Object.assign(Readable.from([body]), {
+    method: request.method ?? 'POST',
+    url: request.url ?? '/',
+    headers: request.headers,
+  });
 }
 
 function digest(token: string): Buffer {

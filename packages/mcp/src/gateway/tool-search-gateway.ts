@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type CallToolResult,
-  ProtocolError,
   Server,
   type ServerContext,
   type Tool,
@@ -10,21 +8,26 @@ import {
 import {
   type ActiveTool,
   createMemoryStore,
-  createToolSearchEngine,
   type EmbedFunction,
   type FusionSettings,
   type LoadedToolsStore,
   type MemoryStore,
   type ToolSearchEngine,
-  type ToolSearchSession,
   toolSearchInstructions,
-  toToolRecord,
 } from 'tool-search-core';
 import type { ExposeMode, ToolSearchConfig } from '../config/gateway-config';
-import { UpstreamError } from '../upstream/upstream-connection';
-import type { GatewayTool, UpstreamManager } from '../upstream/upstream-manager';
-import { isNestedDeeperThan, MAX_ARGUMENT_DEPTH } from './argument-depth';
-import { CALL_TOOL_DEFINITION, CALL_TOOL_NAME, toMcpDefinition } from './gateway-tool-definitions';
+import type { GatewayTool, ToolsChange, UpstreamManager } from '../upstream/upstream-manager';
+import { forwardOptionsOf } from './forward-options';
+import {
+  buildGatewayEngine,
+  type GatewayEngineSettings,
+  warmGatewayEmbeddings,
+} from './gateway-engine';
+import { oneLine } from './gateway-text';
+import { toMcpDefinition } from './gateway-tool-definitions';
+import { createModernServer } from './modern-server';
+import { SessionHandles } from './session-handles';
+import { ToolCalls } from './tool-calls';
 
 /** Options of {@link createToolSearchGateway}. */
 export interface ToolSearchGatewayOptions {
@@ -58,6 +61,24 @@ export interface ToolSearchGatewayOptions {
   embed?: EmbedFunction | undefined;
   /** How `embed` is called and fused (the core's `fusion` option); `model` names the vectors. */
   fusion?: FusionSettings | undefined;
+  /**
+   * How long (ms) a `tools/list` or `tools/call` waits for upstreams that are still on their
+   * first start. Past it, the request is answered from the upstreams that have started, and
+   * `search_tools` names the others (`notSearchable`).
+   * @default 10_000
+   */
+  startWait?: number | undefined;
+  /**
+   * Session handles of protocol revision 2026-07-28 (which has no sessions) kept at most; past it
+   * the least recently used one is forgotten with its loaded tools.
+   * @default 1_000
+   */
+  maxHandles?: number | undefined;
+  /**
+   * A handle unused this long (ms) is forgotten with its loaded tools.
+   * @default 3_600_000 (one hour)
+   */
+  handleTtl?: number | undefined;
 }
 
 /** Options of {@link ToolSearchGateway.createServer}. */
@@ -76,8 +97,12 @@ export interface GatewaySessionOptions {
   forgetOnClose?: boolean;
 }
 
-/** Longest tool name echoed back in an error message. */
-const MAX_ECHOED_NAME = 140;
+/** Default wait for first starts: long enough for most cold starts, short of clients' timeouts. */
+export const DEFAULT_START_WAIT = 10_000;
+/** Default handle bound: as many as HTTP sessions, for the same reason (memory per caller). */
+const DEFAULT_MAX_HANDLES = 1_000;
+/** Default idle time of a handle: the core store's default expiry. */
+const DEFAULT_HANDLE_TTL = 3_600_000;
 
 /**
  * One session's last `tools/list` answer and what it was built from. The loaded tools are read
@@ -100,60 +125,87 @@ interface ListedTools {
 export class ToolSearchGateway {
   /** The upstream side: connections, manifests, calls. */
   readonly upstreams: UpstreamManager;
-  /** How loaded tools reach the client. */
+  /** How loaded tools reach the client (2025 revisions; revision 2026-07-28 is always `proxy`). */
   readonly expose: ExposeMode;
-  readonly #toolSearch: ToolSearchConfig;
-  readonly #serverInfo: { name: string; version: string };
+  /** The config's `toolSearch` object. */
+  readonly toolSearch: ToolSearchConfig;
+  /** The name and version the gateway gives MCP clients. */
+  readonly serverInfo: { name: string; version: string };
+  /** Runs `tools/call` for every session. */
+  readonly calls: ToolCalls;
+  /** Session handles of protocol revision 2026-07-28. */
+  readonly handles: SessionHandles;
   readonly #log: (message: string) => void;
-  /** Loaded tools per thread, kept across engine rebuilds (an upstream's tools changed). */
-  readonly #store: LoadedToolsStore;
+  readonly #engineSettings: GatewayEngineSettings;
   /** The store the gateway made itself, and so disposes of. */
   readonly #ownStore: MemoryStore | undefined;
   /** Open sessions, each with its thread (several sessions may share one thread). */
   readonly #sessions = new Map<Server, string>();
+  /** Sessions that listed tools before the first starts were over: told when they are. */
+  readonly #listedEarly = new Set<Server>();
   readonly #ready: Promise<void>;
   readonly #unsubscribe: () => void;
-  readonly #embed: EmbedFunction | undefined;
-  readonly #fusion: FusionSettings | undefined;
+  readonly #startWait: number;
+  /** Exposed names whose upstream tool has gone, with its server (names never move). */
+  readonly #vanished = new Map<string, string>();
   #engine: ToolSearchEngine<GatewayTool> | undefined;
+  /** The upstream tool list changed since the engine was built. */
+  #stale = true;
   /** Counts engine builds: which upstream catalog a cached `tools/list` answer was built from. */
   #catalog = 0;
-  /** Set once `ready()` has resolved, so requests after start-up do not wait a turn for it. */
+  /** Set once `ready()` has resolved. */
   #started = false;
 
   constructor(options: ToolSearchGatewayOptions) {
     this.upstreams = options.upstreams;
-    this.#toolSearch = options.toolSearch ?? {};
-    this.expose = this.#toolSearch.expose ?? 'tools';
-    this.#serverInfo = options.serverInfo ?? { name: 'tool-search-mcp', version: '0.0.0' };
-    this.#log =
+    this.toolSearch = options.toolSearch ?? {};
+    this.expose = this.toolSearch.expose ?? 'tools';
+    this.serverInfo = options.serverInfo ?? { name: 'tool-search-mcp', version: '0.0.0' };
+    const log =
       options.log ?? ((message) => process.stderr.write(`[tool-search-mcp] ${message}\n`));
+    this.#log = log;
     this.#ownStore = options.storage ? undefined : createMemoryStore({ ttl: 0 });
-    this.#store = options.storage ?? this.#ownStore!;
-    this.#embed = options.embed;
-    this.#fusion = options.fusion;
-    // Empty until the upstreams have started: the catalog is indexed once, when it is known.
-    this.#engine = this.#buildEngine([], false);
-    this.#ready = this.upstreams.start().then(() => {
-      this.#engine = this.#buildEngine(this.upstreams.tools, true);
-      this.#warmEmbeddings(this.#engine);
-      this.#started = true;
+    this.#engineSettings = {
+      toolSearch: this.toolSearch,
+      store: options.storage ?? this.#ownStore!,
+      embed: options.embed,
+      fusion: options.fusion,
+      log,
+      runTool: (run) => this.calls.runTool(run),
+    };
+    this.#startWait = options.startWait ?? DEFAULT_START_WAIT;
+    this.calls = new ToolCalls(this);
+    this.handles = new SessionHandles({
+      max: options.maxHandles ?? DEFAULT_MAX_HANDLES,
+      idleTtl: options.handleTtl ?? DEFAULT_HANDLE_TTL,
+      onForget: (threadId) => {
+        this.engine.clearState(threadId).catch(() => undefined);
+      },
     });
-    this.#unsubscribe = this.upstreams.onToolsChanged((tools) => {
-      this.#engine = this.#buildEngine(tools, true);
-      this.#warmEmbeddings(this.#engine);
-      for (const server of this.#sessions.keys()) {
-        server.sendToolListChanged().catch(() => undefined);
-      }
+    this.#unsubscribe = this.upstreams.onToolsChanged((_tools, change) => this.#changed(change));
+    this.#ready = this.upstreams.start().then(() => {
+      this.#started = true;
+      warmGatewayEmbeddings(this.engine, this.#engineSettings);
+      for (const server of this.#listedEarly) server.sendToolListChanged().catch(() => undefined);
+      this.#listedEarly.clear();
     });
   }
 
   /** The core engine over the current upstream tools (rebuilt when an upstream's tools change). */
   get engine(): ToolSearchEngine<GatewayTool> {
-    return this.#engine!;
+    if (this.#stale || !this.#engine) {
+      this.#stale = false;
+      this.#catalog++;
+      this.#engine = buildGatewayEngine(this.upstreams.tools, {
+        ...this.#engineSettings,
+        warn: this.#started,
+        previous: this.#engine,
+      });
+    }
+    return this.#engine;
   }
 
-  /** Resolves once the upstreams have started (or failed) and the catalog is built. */
+  /** Resolves once the upstreams have started (or failed). */
   ready(): Promise<void> {
     return this.#ready;
   }
@@ -164,43 +216,71 @@ export class ToolSearchGateway {
   }
 
   /**
-   * A new MCP server for one session; connect it to any transport. Its loaded tools are its own.
+   * Resolves once the first starts are over, or after `startWait` ms: requests then answer from
+   * the upstreams that have started, and searches name the others.
+   */
+  async waitForStart(): Promise<void> {
+    if (this.#started) return;
+    // Cached tool lists are a few files away: always worth waiting for.
+    await this.upstreams.cachedToolsRead();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.#startWait);
+      timer.unref?.();
+      void this.#ready.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** The server of an exposed name whose upstream tool has gone, or `undefined`. */
+  vanishedFrom(name: string): string | undefined {
+    return this.#vanished.get(name);
+  }
+
+  /** Writes a line to the gateway's log. */
+  log(message: string): void {
+    this.#log(message);
+  }
+
+  /**
+   * A new MCP server for one session of the 2025 protocol revisions; connect it to any transport.
+   * Its loaded tools are its own.
    * @param options - the session's thread id, and whether closing it clears that thread
    */
   createServer(options: GatewaySessionOptions = {}): Server {
     const threadId = options.threadId ?? randomUUID();
     const forget = options.forgetOnClose ?? options.threadId === undefined;
-    const { autoLoad = false, unloadTool = false } = this.#toolSearch;
-    const proxyNote =
-      this.expose === 'proxy'
-        ? ' Call loaded tools through call_tool with their exact name and arguments.'
-        : '';
-    const server = new Server(this.#serverInfo, {
+    const { autoLoad = false, unloadTool = false } = this.toolSearch;
+    const server = new Server(this.serverInfo, {
       capabilities: { tools: { listChanged: true } },
-      instructions: toolSearchInstructions({ autoLoad, unloadTool }) + proxyNote,
+      instructions: toolSearchInstructions({ autoLoad, unloadTool, expose: this.expose }),
     });
     let listed: ListedTools | undefined;
     server.setRequestHandler('tools/list', async () => {
-      if (!this.#started) await this.#ready;
+      await this.waitForStart();
+      if (!this.#started) this.#listedEarly.add(server);
       this.upstreams.retryMissing();
       listed = await this.#listTools(threadId, listed);
       // A copy: the cached array must not change whatever the transport does with the answer.
       return { tools: [...listed.tools] };
     });
-    // The transport's own errors (a line that is not JSON-RPC, a message over the SDK's size
-    // limit, which ends a stdio session) would otherwise go unseen: they reach the log.
-    // Only the id's start: over HTTP the id is the session's capability, and logs are read by others.
+    // The transport's own errors (a message over the SDK's size limit, which ends a stdio
+    // session) would otherwise go unseen: they reach the log. Only the id's start: over HTTP the
+    // id is the session's capability, and logs are read by others.
     server.onerror = (error) => this.#log(`session ${threadId.slice(0, 8)}…: ${oneLine(error)}`);
     let closed = false;
     server.setRequestHandler('tools/call', async (request, context) => {
-      if (!this.#started) await this.#ready;
+      await this.waitForStart();
       try {
-        return await this.#callTool(
+        return await this.calls.call({
           threadId,
-          request.params.name,
-          request.params.arguments,
-          context,
-        );
+          name: request.params.name,
+          args: request.params.arguments,
+          expose: this.expose,
+          forward: forwardOptionsOf(context),
+          onListChanged: () => this.#announceListChanged(threadId, context),
+        });
       } finally {
         // A call still running when its session closed (a load, a touch) writes after the
         // clean-up below: clear again, or a disconnected session's loads stay in the store.
@@ -210,6 +290,7 @@ export class ToolSearchGateway {
     server.onclose = () => {
       closed = true;
       this.#sessions.delete(server);
+      this.#listedEarly.delete(server);
       if (forget) this.engine.clearState(threadId).catch(() => undefined);
     };
     this.#sessions.set(server, threadId);
@@ -217,7 +298,27 @@ export class ToolSearchGateway {
   }
 
   /**
-   * Creates a session's server and connects it to a transport.
+   * A new MCP server for protocol revision 2026-07-28 (no sessions; the tool list of
+   * `expose: 'proxy'` for every client). With a `threadId` (one stdio connection) that thread
+   * holds its loaded tools, cleared when the connection closes; without one (HTTP, one server
+   * per request) `load_tool` answers a session handle that the client passes back.
+   * @param options - the connection's thread, when the transport is a connection
+   */
+  createModernServer(options: { threadId?: string } = {}): Server {
+    const server = createModernServer(this, options.threadId);
+    const threadId = options.threadId;
+    if (threadId !== undefined) {
+      server.onclose = () => {
+        this.#sessions.delete(server);
+        this.engine.clearState(threadId).catch(() => undefined);
+      };
+      this.#sessions.set(server, threadId);
+    }
+    return server;
+  }
+
+  /**
+   * Creates a session's server (2025 revisions) and connects it to a transport.
    * @returns the server, and a promise that resolves when the transport closes
    */
   async connect(
@@ -243,62 +344,44 @@ export class ToolSearchGateway {
       [...this.#sessions.keys()].map((server) => server.close().catch(() => undefined)),
     );
     this.#sessions.clear();
+    this.handles.clear();
     await this.upstreams.close();
     this.#ownStore?.dispose();
   }
 
-  #buildEngine(tools: readonly GatewayTool[], warn: boolean): ToolSearchEngine<GatewayTool> {
-    const names = new Set(tools.map((tool) => tool.name));
-    const pinned = this.#toolSearch.alwaysLoaded ?? [];
-    for (const name of pinned) {
-      if (warn && !names.has(name))
-        this.#log(`toolSearch.alwaysLoaded names "${name}", which no upstream offers now`);
-    }
-    const { topK, minScore, autoLoad, maxLoadedTools, unloadTool } = this.#toolSearch;
-    this.#catalog++;
-    const engine = createToolSearchEngine<GatewayTool>({
-      tools: toToolRecord(tools.map((tool) => [tool.name, tool] as const)),
-      describe: (tool, key) => ({
-        id: key,
-        description: tool.definition.description ?? tool.definition.title ?? '',
-        ...(tool.definition.inputSchema && { inputSchema: tool.definition.inputSchema }),
-      }),
-      search: {
-        ...(topK !== undefined && { topK }),
-        ...(minScore !== undefined && { minScore }),
-        ...(autoLoad !== undefined && { autoLoad }),
-      },
-      storage: this.#store,
-      alwaysLoaded: pinned.filter((name) => names.has(name)),
-      ...(maxLoadedTools !== undefined && { maxLoadedTools }),
-      ...(unloadTool !== undefined && { unloadTool }),
-      ...(this.#embed && { embed: this.#embed, ...(this.#fusion && { fusion: this.#fusion }) }),
-      onError: ({ operation, error }) => this.#log(`${operation} failed: ${errorText(error)}`),
-    });
-    // Vectors are keyed by tool text: the previous catalog's serve the tools that did not change.
-    const previous = this.#engine?.vectorCache;
-    if (previous && previous.size > 0) engine.vectorCache?.restore(previous.serialize());
-    return engine;
+  /**
+   * The upstream tool list changed: the engine is rebuilt when next used. After the first
+   * starts, sessions are told to list again; a loaded tool whose upstream tool has gone is
+   * unloaded from every open session and handle (its name is never given to another tool).
+   */
+  #changed(change: ToolsChange): void {
+    this.#stale = true;
+    for (const name of this.#vanished.keys())
+      if (this.upstreams.lookup(name)) this.#vanished.delete(name);
+    if (!this.#started) return;
+    // The engine built before the change still knows each removed name's server.
+    for (const name of change.removed)
+      this.#vanished.set(name, this.#engine?.catalog.get(name)?.tool.server ?? '?');
+    warmGatewayEmbeddings(this.engine, this.#engineSettings);
+    if (change.removed.length > 0) void this.#unloadVanished(change.removed);
+    for (const server of this.#sessions.keys()) server.sendToolListChanged().catch(() => undefined);
   }
 
-  /** Embeds the catalog's new tool texts in the background; a failure is logged, never thrown. */
-  #warmEmbeddings(engine: ToolSearchEngine<GatewayTool>): void {
-    const cache = engine.vectorCache;
-    if (!cache || engine.catalog.size === 0) return;
-    const before = cache.size;
-    engine.warmEmbeddings().then(
-      () => {
-        const added = cache.size - before;
-        if (added > 0) {
-          const model = this.#fusion?.model === undefined ? '' : ` with ${this.#fusion.model}`;
-          this.#log(`embeddings: ${added} tool text(s) embedded${model}; search_tools fuses`);
-        }
-      },
-      (error: unknown) => {
-        this.#log(
-          `embeddings: the catalog could not be embedded (${errorText(error)}); search_tools answers by BM25F alone until the endpoint answers`,
-        );
-      },
+  async #unloadVanished(names: readonly string[]): Promise<void> {
+    const threads = new Set([...this.#sessions.values(), ...this.handles.threads()]);
+    let sessions = 0;
+    for (const threadId of threads) {
+      try {
+        const session = this.engine.createSession({ threadId });
+        const change = await session.applyOperation({ type: 'unload', ids: names });
+        if (change.unloaded.length > 0) sessions++;
+      } catch (error) {
+        this.#log(`unloading vanished tools failed: ${oneLine(error)}`);
+      }
+    }
+    const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ', …' : '');
+    this.#log(
+      `${names.length} tool(s) no longer offered by their servers (${shown}); unloaded from ${sessions} session(s); their names stay unused`,
     );
   }
 
@@ -307,104 +390,15 @@ export class ToolSearchGateway {
    * tools are the same, else a new one.
    */
   async #listTools(threadId: string, previous: ListedTools | undefined): Promise<ListedTools> {
+    const engine = this.engine;
     const catalog = this.#catalog;
-    const session = this.engine.createSession({ threadId });
-    let listed = await session.activeTools();
+    const session = engine.createSession({ threadId, expose: this.expose });
     // Under proxy the list never changes after the first read: only pins, which are always there.
-    if (this.expose === 'proxy') listed = listed.filter((active) => active.pinned);
+    const listed = await session.offeredTools();
     if (previous?.catalog === catalog && sameTools(previous.listed, listed)) return previous;
     const tools = session.metaTools.map(toMcpDefinition);
-    if (this.expose === 'proxy') tools.push(CALL_TOOL_DEFINITION);
     for (const active of listed) tools.push({ ...active.tool.definition, name: active.id });
     return { catalog, listed, tools };
-  }
-
-  async #callTool(
-    threadId: string,
-    name: string,
-    args: Record<string, unknown> | undefined,
-    context: ServerContext,
-  ): Promise<CallToolResult> {
-    const session = this.engine.createSession({ threadId });
-    const metaTool = session.metaTools.find((tool) => tool.name === name);
-    if (metaTool) {
-      if (name === 'search_tools') this.upstreams.retryMissing();
-      const before = this.expose === 'tools' ? await session.activeTools() : [];
-      const output = (await metaTool.execute(args ?? {})) as Record<string, unknown>;
-      if (this.expose === 'proxy' && name === 'load_tool')
-        output.tools = this.#loadedSchemas(output);
-      if (this.expose === 'tools') {
-        // A new session only if the catalog changed meanwhile: the list is then the new engine's.
-        const now =
-          this.engine === session.engine ? session : this.engine.createSession({ threadId });
-        if (!sameIds(before, await now.activeTools()))
-          await this.#announceListChanged(threadId, context);
-      }
-      return {
-        content: [{ type: 'text', text: JSON.stringify(output) }],
-        structuredContent: output,
-        ...(output.success === false && { isError: true }),
-      };
-    }
-    if (this.expose === 'proxy' && name === CALL_TOOL_NAME) {
-      const target = args?.name;
-      const targetArgs = args?.arguments;
-      if (typeof target !== 'string' || (targetArgs !== undefined && !isPlainObject(targetArgs))) {
-        return errorResult(
-          'call_tool needs "name" (the exact name of a loaded tool) and "arguments" (an object).',
-        );
-      }
-      return this.#forward(session, target, targetArgs as Record<string, unknown> | undefined);
-    }
-    return this.#forward(session, name, args);
-  }
-
-  async #forward(
-    session: ToolSearchSession<GatewayTool>,
-    name: string,
-    args: Record<string, unknown> | undefined,
-  ): Promise<CallToolResult> {
-    if (!(await session.isActive(name))) return errorResult(this.#notLoadedMessage(name));
-    if (isNestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
-      return errorResult(
-        `The arguments of "${echo(name)}" are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, which no tool takes; the call was not sent.`,
-      );
-    }
-    try {
-      return await this.upstreams.callTool(name, args);
-    } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      if (error instanceof UpstreamError) return errorResult(error.message);
-      throw error;
-    }
-  }
-
-  #notLoadedMessage(name: string): string {
-    const shown = echo(name);
-    const how = this.#toolSearch.autoLoad
-      ? 'Call search_tools with what you want to do (the tools it finds are loaded)'
-      : 'Call search_tools with what you want to do, then load_tool with the exact name it returns';
-    const then = this.expose === 'proxy' ? 'then call it through call_tool' : 'then call the tool';
-    return `Tool "${shown}" is not loaded. ${how}, ${then}.`;
-  }
-
-  /** Under proxy: the definitions of the tools a `load_tool` call made available. */
-  #loadedSchemas(
-    output: Record<string, unknown>,
-  ): Pick<Tool, 'name' | 'description' | 'inputSchema'>[] {
-    const names = new Set<string>();
-    if (output.success === true && typeof output.toolName === 'string') names.add(output.toolName);
-    for (const key of ['loaded', 'alreadyLoaded'] as const) {
-      const list = output[key];
-      if (Array.isArray(list))
-        for (const item of list) if (typeof item === 'string') names.add(item);
-    }
-    return [...names].flatMap((name) => {
-      const tool = this.upstreams.lookup(name);
-      if (!tool) return [];
-      const { description, inputSchema } = tool.definition;
-      return [{ name, ...(description !== undefined && { description }), inputSchema }];
-    });
   }
 
   async #announceListChanged(threadId: string, context: ServerContext): Promise<void> {
@@ -445,60 +439,4 @@ function sameTools(
       (tool, position) => tool.id === right[position]!.id && tool.tool === right[position]!.tool,
     )
   );
-}
-
-/** Whether two lists name the same tools in the same order. */
-function sameIds(
-  left: readonly ActiveTool<GatewayTool>[],
-  right: readonly ActiveTool<GatewayTool>[],
-): boolean {
-  return (
-    left.length === right.length && left.every((tool, position) => tool.id === right[position]!.id)
-  );
-}
-
-/** Characters of an error kept in a log line. */
-const MAX_LOGGED_ERROR = 300;
-
-/** An error as one log line, cut to 300 characters. */
-function oneLine(error: unknown): string {
-  const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
-  return text.length > MAX_LOGGED_ERROR ? `${text.slice(0, MAX_LOGGED_ERROR)}…` : text;
-}
-
-/** A tool name as error messages show it: cut, so a hostile name is never echoed whole. */
-function echo(name: string): string {
-  return name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
-}
-
-/** Causes nested deeper than this are left out of a log line. */
-const MAX_CAUSES = 4;
-
-/**
- * An error and its causes as one line ("EmbeddingError: The embedder failed: fetch failed:
- * connect ECONNREFUSED ..."), cut as `oneLine` cuts: the reason is often two causes down.
- */
-function errorText(error: unknown): string {
-  let text = String(error);
-  let cause = error instanceof Error ? error.cause : undefined;
-  for (let depth = 0; cause !== undefined && depth < MAX_CAUSES; depth++) {
-    const errors = cause instanceof AggregateError ? cause.errors : [];
-    const message =
-      cause instanceof Error
-        ? cause.message ||
-          (cause as { code?: unknown }).code?.toString() ||
-          (errors[0] instanceof Error ? errors[0].message : '')
-        : String(cause);
-    if (message) text += `: ${message}`;
-    cause = cause instanceof Error ? cause.cause : undefined;
-  }
-  return oneLine(text);
-}
-
-function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -7,8 +7,15 @@
 //   --starts FILE          appends this process id to FILE at start, to count starts
 //   --set-description      also offers set_description (gives the tool named "tool" the
 //                          description "description" and sends tools/list_changed)
+//   --add-name NAME        add_tool adds a tool of this name (instead of added_<n>)
+//   --removable            also offers remove_tool (removes the tool named "tool", sends
+//                          tools/list_changed)
+//   --deep-schema N        also offers "deep", whose input schema nests N levels
+//   --events FILE          slow appends "done <id>" or "cancelled <id>" here
+//   --tools-json FILE      offers exactly the tools of this JSON array (no fixed tools)
 // Fixed tools: echo (returns its arguments), fail (isError), crash (exits), hang (never answers),
-// add_tool (adds a tool and sends tools/list_changed).
+// add_tool (adds a tool and sends tools/list_changed), slow (reports progress every 50 ms for
+// "steps" steps, then answers; stops early when cancelled).
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -23,6 +30,11 @@ const { values } = parseArgs({
     'tools-file': { type: 'string' },
     starts: { type: 'string' },
     'set-description': { type: 'boolean', default: false },
+    'add-name': { type: 'string' },
+    removable: { type: 'boolean', default: false },
+    'deep-schema': { type: 'string' },
+    events: { type: 'string' },
+    'tools-json': { type: 'string' },
   },
 });
 if (values.starts) appendFileSync(values.starts, `${process.pid}\n`);
@@ -69,7 +81,31 @@ if (values.mode === 'crash-on-start') {
     { name: 'crash', description: 'Exit the server process at once', inputSchema: objectSchema },
     { name: 'hang', description: 'Never answer this call', inputSchema: objectSchema },
     { name: 'add_tool', description: 'Add a new tool and announce it', inputSchema: objectSchema },
+    {
+      name: 'slow',
+      description: 'Report progress for a while, then answer',
+      inputSchema: objectSchema,
+    },
   ];
+  if (values['tools-json'])
+    tools.splice(0, tools.length, ...JSON.parse(readFileSync(values['tools-json'], 'utf8')));
+  if (values.removable) {
+    tools.push({
+      name: 'remove_tool',
+      description: 'Remove another tool of this server and announce the change',
+      inputSchema: objectSchema,
+    });
+  }
+  if (values['deep-schema']) {
+    let schema = { type: 'string' };
+    for (let level = 0; level < Number(values['deep-schema']); level++)
+      schema = { type: 'object', properties: { next: schema } };
+    tools.push({
+      name: 'deep',
+      description: 'A tool whose input schema nests very deep',
+      inputSchema: { type: 'object', properties: { next: schema } },
+    });
+  }
   if (values['set-description']) {
     tools.push({
       name: 'set_description',
@@ -102,7 +138,7 @@ if (values.mode === 'crash-on-start') {
     { capabilities: { tools: { listChanged: true } } },
   );
   server.setRequestHandler('tools/list', () => ({ tools }));
-  server.setRequestHandler('tools/call', async (request) => {
+  server.setRequestHandler('tools/call', async (request, context) => {
     const { name, arguments: args = {} } = request.params;
     switch (name) {
       case 'echo':
@@ -114,8 +150,36 @@ if (values.mode === 'crash-on-start') {
         break;
       case 'hang':
         return new Promise(() => undefined);
+      case 'slow': {
+        const token = context.mcpReq._meta?.progressToken;
+        const steps = Number(args.steps ?? 20);
+        const note = (line) => {
+          if (values.events) appendFileSync(values.events, `${line} ${args.id ?? ''}\n`);
+        };
+        for (let step = 1; step <= steps; step++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          if (context.mcpReq.signal.aborted) {
+            note('cancelled');
+            return { content: [{ type: 'text', text: 'cancelled' }], isError: true };
+          }
+          if (token !== undefined)
+            await context.mcpReq.notify({
+              method: 'notifications/progress',
+              params: { progressToken: token, progress: step, total: steps },
+            });
+        }
+        note('done');
+        return { content: [{ type: 'text', text: `slow ran ${steps} steps` }] };
+      }
+      case 'remove_tool': {
+        const index = tools.findIndex((tool) => tool.name === args.tool);
+        if (index === -1) throw new Error(`unknown tool ${args.tool}`);
+        tools.splice(index, 1);
+        await server.sendToolListChanged();
+        return { content: [{ type: 'text', text: `removed ${args.tool}` }] };
+      }
       case 'add_tool': {
-        const added = `added_${tools.length}`;
+        const added = values['add-name'] ?? `added_${tools.length}`;
         tools.push({
           name: added,
           description: 'A tool added while running',

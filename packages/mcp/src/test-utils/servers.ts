@@ -8,6 +8,9 @@ const fromPackage = (relative: string) => `${PACKAGE_ROOT}${relative}`;
 /** The fixture server of the failure tests (see fixture-server.mjs for its flags). */
 export const FIXTURE_SERVER = fromPackage('src/test-utils/fixture-server.mjs');
 
+/** The smallest MCP server (hand-written JSON-RPC), for tests that start many upstreams. */
+export const TINY_SERVER = fromPackage('src/test-utils/tiny-server.mjs');
+
 /** Entry points of the npm reference servers, started with node (no npx, no network). */
 export const NPM_SERVERS = {
   everything: fromPackage('node_modules/@modelcontextprotocol/server-everything/dist/index.js'),

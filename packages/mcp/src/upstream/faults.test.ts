@@ -66,7 +66,7 @@ describe('upstream faults', () => {
       const states = Object.fromEntries(
         gateway.gateway.upstreams.states().map((state) => [state.server, state]),
       );
-      expect(states.good).toMatchObject({ status: 'ready', toolCount: 5 });
+      expect(states.good).toMatchObject({ status: 'ready', toolCount: 6 });
       for (const server of ['crashes', 'hangs', 'garbage', 'badList', 'missing']) {
         expect(states[server]).toMatchObject({ status: 'failed', toolCount: 0 });
         expect(gateway.logs.some((line) => line.startsWith(`${server}: `))).toBe(true);

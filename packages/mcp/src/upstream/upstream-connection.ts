@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import {
   type CallToolResult,
   Client,
+  type Progress,
   ProtocolError,
   SdkError,
   SdkErrorCode,
@@ -13,9 +14,25 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { isHttpUpstream, type UpstreamConfig } from '../config/gateway-config';
+import { MAX_LIST_PAGES, readToolList } from './read-tool-list';
+import type { StartLimiter } from './start-limiter';
 
-/** Where an upstream is: not started yet (its tools may come from the cache), starting, up, or down. */
-export type UpstreamStatus = 'idle' | 'connecting' | 'ready' | 'failed';
+/**
+ * Where an upstream is: not started yet (its tools may come from the cache), waiting for a start
+ * slot, starting, up, or down.
+ */
+export type UpstreamStatus = 'idle' | 'queued' | 'connecting' | 'ready' | 'failed';
+
+/** What a forwarded call carries besides its arguments: the caller's cancellation and progress. */
+export interface UpstreamCallOptions {
+  /** Aborts the call: the upstream is sent a cancellation, and the call rejects. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Receives the upstream's progress notifications for this call; when given, the upstream is
+   * asked for progress, and each notification also restarts the call timeout (it is alive).
+   */
+  onProgress?: ((progress: Progress) => void) | undefined;
+}
 
 /** An upstream could not be reached or did not answer; the message says why, for the model and the log. */
 export class UpstreamError extends Error {
@@ -54,16 +71,11 @@ export interface UpstreamConnectionOptions {
   log: (message: string) => void;
   /** Receives each fresh tool list: after every connect and on the upstream's `list_changed`. */
   onTools: (tools: Tool[]) => void;
+  /** Bounds how many upstreams start at once; the connect timeout runs from the start itself. */
+  limiter: StartLimiter;
 }
 
-/** Pages of `tools/list` followed at most: a server that pages forever is cut off. */
-const MAX_LIST_PAGES = 100;
-/**
- * The largest tool list the gateway takes from one upstream, in bytes of JSON: the MCP SDK's limit
- * for one stdio message (10 MiB), applied to HTTP upstreams too. A third-party server could
- * otherwise make the gateway index and hold any amount: a 50 MB list took 19 s and 700 MB of heap.
- */
-export const MAX_TOOL_LIST_BYTES = 10 * 1024 * 1024;
+export { MAX_TOOL_LIST_BYTES } from './read-tool-list';
 
 /**
  * One upstream MCP server: started on demand, restarted after a failure (with backoff), and
@@ -85,6 +97,8 @@ export class UpstreamConnection {
   #retryAt = 0;
   /** The transport's last error since the connection was opened. */
   #transportError: string | undefined;
+  /** Set by `close()`: a start still queued then does not run. */
+  #closed = false;
 
   constructor(options: UpstreamConnectionOptions) {
     this.#options = options;
@@ -104,14 +118,28 @@ export class UpstreamConnection {
   }
 
   /**
-   * Connects (one attempt at a time), lists the tools and reports them through `onTools`.
+   * Connects (one attempt at a time, once the limiter gives a slot), lists the tools and reports
+   * them through `onTools`.
+   * @param options - `urgent`: a call waits for this start, so it goes before queued ones
    * @throws {UpstreamError} when the upstream cannot be started, times out, or answers garbage
    */
-  connect(): Promise<Client> {
+  connect(options: { urgent?: boolean } = {}): Promise<Client> {
     if (this.#client && this.status === 'ready') return Promise.resolve(this.#client);
-    this.#opening ??= this.#open().finally(() => {
-      this.#opening = undefined;
-    });
+    this.#closed = false;
+    if (!this.#opening) {
+      this.status = 'queued';
+      this.#opening = this.#options.limiter
+        .run(() => {
+          if (this.#closed) {
+            this.status = 'idle';
+            throw new UpstreamError(this.name, 'it was stopped before it started');
+          }
+          return this.#open();
+        }, options)
+        .finally(() => {
+          this.#opening = undefined;
+        });
+    }
     return this.#opening;
   }
 
@@ -120,7 +148,7 @@ export class UpstreamConnection {
     const client = this.#client;
     if (!client) return;
     try {
-      this.#options.onTools(await this.#listTools(client));
+      this.#options.onTools(await this.#listTools(client, this.#options.connectTimeout));
     } catch (error) {
       this.#options.log(`${this.name}: tools/list failed: ${describeError(error)}`);
     }
@@ -135,6 +163,7 @@ export class UpstreamConnection {
   async callTool(
     toolName: string,
     args: Record<string, unknown> | undefined,
+    options: UpstreamCallOptions = {},
   ): Promise<CallToolResult> {
     const wait = this.retryIn;
     if (wait > 0) {
@@ -143,7 +172,9 @@ export class UpstreamConnection {
         `${this.lastError ?? 'it failed'}; the next restart is tried in ${Math.ceil(wait / 1000)} s`,
       );
     }
-    const client = await this.connect();
+    const { signal, onProgress } = options;
+    const client = await this.connect({ urgent: true });
+    signal?.throwIfAborted();
     const generation = this.#generation;
     try {
       const result = await client.request(
@@ -151,12 +182,19 @@ export class UpstreamConnection {
           method: 'tools/call',
           params: { name: toolName, ...(args !== undefined && { arguments: args }) },
         },
-        { timeout: this.#options.callTimeout },
+        {
+          timeout: this.#options.callTimeout,
+          // The SDK sends the upstream notifications/cancelled when this aborts.
+          ...(signal && { signal }),
+          ...(onProgress && { onprogress: onProgress, resetTimeoutOnProgress: true }),
+        },
       );
       this.#failures = 0;
       return result as CallToolResult;
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
+      // The caller cancelled: the upstream was told and is fine.
+      if (signal?.aborted) throw signal.reason ?? error;
       // Thrown here, before anything was sent: arguments `JSON.stringify` cannot serialize (nested
       // thousands of levels deep). The upstream is fine; stopping it would punish every session.
       if (error instanceof RangeError)
@@ -177,6 +215,7 @@ export class UpstreamConnection {
 
   /** Stops the upstream (kills a stdio child). */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#stop();
     this.status = 'idle';
   }
@@ -191,7 +230,7 @@ export class UpstreamConnection {
       this.#transportError = describeError(error);
       log(`${this.name}: ${this.#transportError}`);
     };
-    client.onclose = () => this.#closed(generation);
+    client.onclose = () => this.#ended(generation);
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       if (generation === this.#generation) void this.refresh();
     });
@@ -207,7 +246,7 @@ export class UpstreamConnection {
         );
       });
       await Promise.race([client.connect(transport, { timeout: connectTimeout }), timeout]);
-      const tools = await Promise.race([this.#listTools(client), timeout]);
+      const tools = await Promise.race([this.#listTools(client, connectTimeout), timeout]);
       if (generation !== this.#generation) throw new Error('it was stopped while starting');
       this.status = 'ready';
       this.lastError = undefined;
@@ -260,32 +299,20 @@ export class UpstreamConnection {
     return transport;
   }
 
-  async #listTools(client: Client): Promise<Tool[]> {
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    let bytes = 0;
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await client.request(
-        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        { timeout: this.#options.connectTimeout },
+  async #listTools(client: Client, timeout: number): Promise<Tool[]> {
+    const { tools, rejected, truncated } = await readToolList(client, { timeout });
+    // One unreadable tool costs only itself, and says so by name.
+    for (const { name, reason } of rejected)
+      this.#options.log(`${this.name}: tool "${name}" is left out: ${reason}`);
+    if (truncated) {
+      this.#options.log(
+        `${this.name}: tools/list paged more than ${MAX_LIST_PAGES} times; the rest is ignored`,
       );
-      bytes += JSON.stringify(result.tools).length;
-      if (bytes > MAX_TOOL_LIST_BYTES) {
-        throw new Error(
-          `its tool list is over ${MAX_TOOL_LIST_BYTES / 2 ** 20} MiB of JSON, more than the gateway takes from one server`,
-        );
-      }
-      for (const tool of result.tools) tools.push(tool);
-      cursor = result.nextCursor;
-      if (cursor === undefined) return tools;
     }
-    this.#options.log(
-      `${this.name}: tools/list paged more than ${MAX_LIST_PAGES} times; the rest is ignored`,
-    );
     return tools;
   }
 
-  #closed(generation: number): void {
+  #ended(generation: number): void {
     if (generation !== this.#generation) return;
     this.#client = undefined;
     this.#transport = undefined;

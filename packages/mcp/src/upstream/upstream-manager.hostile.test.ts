@@ -43,7 +43,7 @@ describe('an upstream whose tool list is 50 MB', () => {
         const [huge, small] = gateway.gateway.upstreams.states();
         expect(huge).toMatchObject({ server: 'huge', status: 'failed', toolCount: 0 });
         expect(huge?.error).toMatch(/ReadBuffer exceeded maximum size of 10485760 bytes/);
-        expect(small).toMatchObject({ server: 'small', status: 'ready', toolCount: 5 });
+        expect(small).toMatchObject({ server: 'small', status: 'ready', toolCount: 6 });
         expect(await search(gateway, 'echo arguments')).toContain('small__echo');
         const client = await gateway.connect();
         await callTool(client, 'load_tool', { toolName: 'small__echo' });

@@ -28,7 +28,7 @@ describe('listUpstreamTools', () => {
       });
       expect(states.map((state) => [state.server, state.status, state.toolCount])).toEqual([
         ['memory', 'ready', 9],
-        ['my tools', 'ready', 3],
+        ['my tools', 'ready', 4],
         ['broken', 'failed', 0],
       ]);
       expect(await cache.read(servers.memory)).toHaveLength(9);

@@ -1,10 +1,12 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { UpstreamConfig } from '../config/gateway-config';
 import { isToolAllowed } from '../config/glob';
-import { assignExposedNames } from '../names/exposed-name';
+import { ExposedNameRegistry } from '../names/exposed-name-registry';
 import type { ManifestCache } from './manifest-cache';
+import { defaultStartConcurrency, StartLimiter } from './start-limiter';
 import {
   type RestartBackoff,
+  type UpstreamCallOptions,
   UpstreamConnection,
   UpstreamError,
   type UpstreamStatus,
@@ -27,10 +29,16 @@ export interface UpstreamManagerOptions {
   /** Where tool lists are kept between runs; without one every upstream is started at once. */
   cache?: ManifestCache | undefined;
   /**
-   * Handshake plus first tool list of one upstream, in ms.
+   * Handshake plus first tool list of one upstream, in ms, counted from its start (not from its
+   * wait for a start slot).
    * @default 10_000
    */
   connectTimeout?: number;
+  /**
+   * Upstreams started at once; the others wait for a slot. Calls that need a start go first.
+   * @default twice the machine's cores, from 2 to 16 ({@link defaultStartConcurrency})
+   */
+  startConcurrency?: number;
   /**
    * One forwarded call, in ms; an upstream that does not answer in time is stopped.
    * @default 60_000
@@ -45,6 +53,20 @@ export interface UpstreamManagerOptions {
    * @default writes to stderr
    */
   log?: (message: string) => void;
+}
+
+/** What changed in the tool list, besides the new list itself. */
+export interface ToolsChange {
+  /** Exposed names that were in the list and are not any more (their upstream tool is gone). */
+  removed: readonly string[];
+}
+
+/** A server whose tools are not searchable now, and why. */
+export interface UnsearchableServer {
+  /** The server's name in `mcpServers`. */
+  server: string;
+  /** `starting`: its first start has not finished; `failed`: it did not start (no cached list). */
+  reason: 'starting' | 'failed';
 }
 
 /** One upstream's state, for logs and status pages. */
@@ -74,22 +96,29 @@ export class UpstreamManager {
   readonly #connections: UpstreamConnection[];
   readonly #manifests = new Map<string, Tool[]>();
   readonly #fromCache = new Set<string>();
-  readonly #listeners = new Set<(tools: readonly GatewayTool[]) => void>();
+  readonly #listeners = new Set<(tools: readonly GatewayTool[], change: ToolsChange) => void>();
+  readonly #names = new ExposedNameRegistry();
+  /** Tools already logged as left out for requiring tasks, so a refresh does not log them again. */
+  readonly #taskOnlyLogged = new Set<string>();
+  readonly #limiter: StartLimiter;
   readonly #cache: ManifestCache | undefined;
   readonly #log: (message: string) => void;
   #tools: GatewayTool[] = [];
   #byName = new Map<string, GatewayTool>();
   #started: Promise<void> | undefined;
+  /** Resolves once the cached manifests have been read (their tools are then in `tools`). */
+  #cacheRead: Promise<void> | undefined;
   /** Cache writes in flight: `close()` waits for them, so a short-lived caller leaves complete files. */
   readonly #writes = new Set<Promise<void>>();
-  /** Set once `start()` has built the first tool list; later manifests are changes to announce. */
-  #built = false;
+  /** Set once every upstream has a manifest or has failed its first start. */
+  #settled = false;
 
   constructor(options: UpstreamManagerOptions) {
     this.#cache = options.cache;
     this.#log =
       options.log ?? ((message) => process.stderr.write(`[tool-search-mcp] ${message}\n`));
     const restartBackoff = { ...DEFAULT_BACKOFF, ...options.restartBackoff };
+    this.#limiter = new StartLimiter(options.startConcurrency ?? defaultStartConcurrency());
     this.#connections = Object.entries(options.servers).map(
       ([name, config]) =>
         new UpstreamConnection({
@@ -102,6 +131,7 @@ export class UpstreamManager {
           clientInfo: options.clientInfo ?? { name: 'tool-search-mcp', version: '0.0.0' },
           log: this.#log,
           onTools: (tools) => this.#received(name, config, tools),
+          limiter: this.#limiter,
         }),
     );
   }
@@ -111,20 +141,55 @@ export class UpstreamManager {
     return this.#tools;
   }
 
+  /** Upstreams started at once at most. */
+  get startConcurrency(): number {
+    return this.#limiter.limit;
+  }
+
+  /** Whether every upstream has a tool list (cached or live) or has failed its first start. */
+  get settled(): boolean {
+    return this.#settled;
+  }
+
   /**
-   * Reads cached manifests and starts, in parallel, every upstream without one, each under the
-   * connect timeout: a slow or broken upstream never holds up the others, and never throws here.
-   * Resolves when every upstream has a manifest or has failed. Calling it again returns the same promise.
+   * Reads cached manifests and starts every upstream without one, `startConcurrency` at a time,
+   * each under the connect timeout counted from its own start: a slow or broken upstream never
+   * holds up the others, and never throws here. Each upstream's tools join `tools` as soon as it
+   * has listed them (listeners hear of it). Resolves when every upstream has a manifest or has
+   * failed. Calling it again returns the same promise.
    */
   start(): Promise<void> {
     this.#started ??= this.#start();
     return this.#started;
   }
 
-  /** Called with the new tool list whenever it changes. Returns a function that unsubscribes. */
-  onToolsChanged(listener: (tools: readonly GatewayTool[]) => void): () => void {
+  /**
+   * Resolves once `start()` has read the cached manifests (a few files, read at once), so their
+   * tools are searchable; the upstreams without one may still be starting.
+   */
+  cachedToolsRead(): Promise<void> {
+    void this.start();
+    return this.#cacheRead!;
+  }
+
+  /**
+   * Called with the new tool list whenever it changes, also while the first starts are still
+   * running. Returns a function that unsubscribes.
+   */
+  onToolsChanged(
+    listener: (tools: readonly GatewayTool[], change: ToolsChange) => void,
+  ): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Servers whose tools are not in `tools` now: still starting, or failed without a cached list. */
+  unsearchable(): UnsearchableServer[] {
+    return this.#connections.flatMap((connection) => {
+      if (this.#manifests.has(connection.name)) return [];
+      const reason = connection.status === 'failed' ? ('failed' as const) : ('starting' as const);
+      return [{ server: connection.name, reason }];
+    });
   }
 
   /** The tool an exposed name stands for. */
@@ -139,13 +204,17 @@ export class UpstreamManager {
   async callTool(
     exposedName: string,
     args: Record<string, unknown> | undefined,
+    options: UpstreamCallOptions = {},
   ): Promise<CallToolResult> {
     const tool = this.#byName.get(exposedName);
     if (!tool) throw new UpstreamError('?', `no upstream tool is named "${exposedName}"`);
     const connection = this.#connections.find((candidate) => candidate.name === tool.server)!;
-    if (connection.status !== 'ready' && connection.retryIn === 0)
+    if (
+      connection.status === 'idle' ||
+      (connection.status === 'failed' && connection.retryIn === 0)
+    )
       this.#log(`${connection.name}: starting for ${tool.definition.name}`);
-    return connection.callTool(tool.definition.name, args);
+    return connection.callTool(tool.definition.name, args, options);
   }
 
   /**
@@ -187,19 +256,31 @@ export class UpstreamManager {
   }
 
   async #start(): Promise<void> {
+    this.#cacheRead = this.#readCache();
+    await this.#cacheRead;
     await Promise.all(
-      this.#connections.map(async (connection) => {
-        const cached = await this.#cache?.read(connection.config);
-        if (cached) {
-          this.#manifests.set(connection.name, cached);
-          this.#fromCache.add(connection.name);
-          return;
-        }
-        await connection.connect().catch(() => undefined);
-      }),
+      this.#connections
+        .filter((connection) => !this.#manifests.has(connection.name))
+        .map((connection) => connection.connect().catch(() => undefined)),
     );
-    this.#rebuild();
-    this.#built = true;
+    this.#settled = true;
+  }
+
+  /**
+   * Cached lists first, all together: the catalog they make is searchable at once, and its names
+   * are given in config order, as on every warm start.
+   */
+  async #readCache(): Promise<void> {
+    const cached = await Promise.all(
+      this.#connections.map((connection) => this.#cache?.read(connection.config)),
+    );
+    this.#connections.forEach((connection, position) => {
+      const tools = cached[position];
+      if (!tools) return;
+      this.#manifests.set(connection.name, tools);
+      this.#fromCache.add(connection.name);
+    });
+    this.#rebuildAndNotify();
   }
 
   #received(name: string, config: UpstreamConfig, tools: Tool[]): void {
@@ -214,16 +295,17 @@ export class UpstreamManager {
       this.#writes.add(write);
       void write.finally(() => this.#writes.delete(write));
     }
-    if (this.#built) this.#rebuildAndNotify();
+    this.#rebuildAndNotify();
   }
 
   #rebuildAndNotify(): void {
-    const before = JSON.stringify(this.#tools);
+    const before = this.#tools;
     this.#rebuild();
-    if (JSON.stringify(this.#tools) === before) return;
+    if (sameTools(before, this.#tools)) return;
+    const removed = before.filter((tool) => !this.#byName.has(tool.name)).map((tool) => tool.name);
     for (const listener of this.#listeners) {
       try {
-        listener(this.#tools);
+        listener(this.#tools, { removed });
       } catch (error) {
         this.#log(`a tools-changed listener failed: ${String(error)}`);
       }
@@ -231,19 +313,56 @@ export class UpstreamManager {
   }
 
   #rebuild(): void {
-    const refs: { server: string; definition: Tool }[] = [];
+    const tools: GatewayTool[] = [];
     for (const connection of this.#connections) {
-      for (const definition of this.#manifests.get(connection.name) ?? []) {
-        if (isToolAllowed(connection.config, definition.name))
-          refs.push({ server: connection.name, definition });
+      const server = connection.name;
+      const occurrences = new Map<string, number>();
+      for (const definition of this.#manifests.get(server) ?? []) {
+        if (!isToolAllowed(connection.config, definition.name)) continue;
+        if (definition.execution?.taskSupport === 'required') {
+          this.#logTaskOnly(server, definition.name);
+          continue;
+        }
+        const occurrence = occurrences.get(definition.name) ?? 0;
+        occurrences.set(definition.name, occurrence + 1);
+        tools.push({
+          name: this.#names.nameOf(server, definition.name, occurrence),
+          server,
+          definition,
+        });
       }
     }
-    const names = assignExposedNames(
-      refs.map(({ server, definition }) => ({ server, tool: definition.name })),
-    );
-    this.#tools = refs.map((ref, position) => ({ name: names[position]!, ...ref }));
-    this.#byName = new Map(this.#tools.map((tool) => [tool.name, tool]));
+    this.#tools = tools;
+    this.#byName = new Map(tools.map((tool) => [tool.name, tool]));
   }
+
+  /**
+   * A tool that requires task-based execution cannot be called with a plain `tools/call`, and the
+   * gateway does not forward tasks: it is left out rather than listed and then refused.
+   */
+  #logTaskOnly(server: string, tool: string): void {
+    const key = `${server}\u0000${tool}`;
+    if (this.#taskOnlyLogged.has(key)) return;
+    this.#taskOnlyLogged.add(key);
+    this.#log(
+      `${server}: tool "${tool}" is not offered: it requires task-based execution (execution.taskSupport "required"), which the gateway does not forward`,
+    );
+  }
+}
+
+/** Whether two tool lists hold the same names for the same definitions, in the same order. */
+function sameTools(left: readonly GatewayTool[], right: readonly GatewayTool[]): boolean {
+  return (
+    left.length === right.length &&
+    left.every((tool, position) => {
+      const other = right[position]!;
+      return (
+        tool.name === other.name &&
+        (tool.definition === other.definition ||
+          JSON.stringify(tool.definition) === JSON.stringify(other.definition))
+      );
+    })
+  );
 }
 
 /**

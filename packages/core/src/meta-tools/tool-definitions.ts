@@ -1,0 +1,28 @@
+import type { ToolSearchSession } from '../engine/tool-search-session';
+import type { ToolDefinition } from '../engine/types';
+
+/** The schema of a tool that declares none: an object of anything. */
+const ANY_OBJECT_SCHEMA = Object.freeze({ type: 'object' });
+
+/**
+ * The definitions of loaded tools, by id, for `load_tool`'s answer under `expose: 'proxy'`: the
+ * full description and input schema, which is what the model would have seen among its tools.
+ * @param session - the request's session
+ * @param ids - tool ids; one that is not a tool of this request is left out
+ */
+export function toolDefinitions<TTool, TContext>(
+  session: ToolSearchSession<TTool, TContext>,
+  ids: readonly string[],
+): ToolDefinition[] {
+  return ids.flatMap((id) => {
+    const descriptor = session.lookup(id)?.descriptor;
+    if (!descriptor) return [];
+    return [
+      {
+        name: descriptor.id,
+        description: descriptor.description ?? '',
+        inputSchema: descriptor.inputSchema ?? ANY_OBJECT_SCHEMA,
+      },
+    ];
+  });
+}
