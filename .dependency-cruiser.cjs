@@ -1,5 +1,7 @@
 // The shape of the repository's imports, checked by `pnpm check:structure` (part of `pnpm check`).
 // docs/architecture.md explains the floors and layers; change them there and here together.
+const { readdirSync, readFileSync } = require('node:fs');
+const path = require('node:path');
 
 /** Tests may import from any layer and any package (they are imported by nothing). */
 const TESTS = '(\\.test\\.ts$|/test-utils/|/testing/)';
@@ -9,24 +11,44 @@ const FLOORS = [['core'], ['ai-sdk', 'langchain', 'mastra', 'redis'], ['mcp'], [
 
 /**
  * The folders of `tool-search-core`, by layer, lowest first: a folder imports only its own layer's
- * files and lower layers (folders sharing a layer do not import each other). `src/index.ts` is
- * above them all.
+ * files and lower layers (folders sharing a layer do not import each other). The entry points
+ * (`src/index.ts` and the subpaths, `src/anthropic.ts` and `src/openai.ts`) are above them all.
  */
-const CORE_LAYERS = [['search', 'state'], ['embedding'], ['engine'], ['meta-tools']];
+const CORE_LAYERS = [['search', 'state'], ['embedding'], ['engine'], ['meta-tools'], ['native']];
 
 /**
  * TEMPORARY EXCEPTION, removed with the meta-tools interface (issue 22/23): the session builds
  * the meta-tools (`engine/tool-search-session.ts` imports files of `meta-tools/`, an import up a
  * layer) while every file of `meta-tools/` imports the session back, and the session also names
- * its engine's type (`engine/tool-search-engine.ts`, which creates sessions). Circles made of
- * these files alone, and the session's imports of `meta-tools/`, are let through until then; any
- * other circle or upward import fails.
+ * its engine's type (`engine/tool-search-engine.ts`, which creates sessions).
+ * `engine/preselect.ts` loads tools with `meta-tools/load-names.ts` (an import up a layer too: it
+ * belongs above the meta-tools once they no longer take the session). Circles made of these files
+ * alone, and these two files' imports of `meta-tools/`, are let through until then; any other
+ * circle or upward import fails.
  */
 const SESSION_EXCEPTION = {
-  session: '^packages/core/src/engine/tool-search-session\\.ts$',
+  upward: '^packages/core/src/engine/(tool-search-session|preselect)\\.ts$',
   circle:
     '^packages/core/src/(engine/tool-search-session\\.ts|engine/tool-search-engine\\.ts|meta-tools/[^/]+\\.ts)$',
 };
+
+/** Each workspace package's entry points (its `exports`, as the sources resolve), as patterns. */
+const ENTRY_POINTS = readdirSync(path.join(__dirname, 'packages')).flatMap((name) => {
+  let manifest;
+  try {
+    manifest = JSON.parse(
+      readFileSync(path.join(__dirname, 'packages', name, 'package.json'), 'utf8'),
+    );
+  } catch {
+    return [];
+  }
+  return Object.values(manifest.exports ?? {}).flatMap((target) => {
+    const source = target && typeof target === 'object' ? target['tool-search-source'] : undefined;
+    if (typeof source !== 'string') return [];
+    const file = source.replace(/^\.\//, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return [`^packages/${name}/${file}$`];
+  });
+});
 
 const alternatives = (names) => `(${names.join('|')})`;
 
@@ -54,7 +76,7 @@ function coreLayerRules() {
       severity: 'error',
       from: {
         path: `^packages/core/src/${alternatives(layer)}/`,
-        pathNot: [TESTS, SESSION_EXCEPTION.session],
+        pathNot: [TESTS, SESSION_EXCEPTION.upward],
       },
       to: {
         path: `^packages/core/src/${alternatives(sameOrAbove)}/`,
@@ -76,21 +98,21 @@ module.exports = {
     },
     ...coreLayerRules(),
     {
-      name: 'core-index-on-top',
+      name: 'core-entry-points-on-top',
       comment:
-        "tool-search-core's src/index.ts only re-exports: nothing inside the package imports it.",
+        "tool-search-core's entry points (src/index.ts and the subpaths' files) only re-export: nothing inside the package imports them.",
       severity: 'error',
-      from: { path: '^packages/core/src/', pathNot: TESTS },
-      to: { path: '^packages/core/src/index\\.ts$' },
+      from: { path: '^packages/core/src/[^/]+/', pathNot: TESTS },
+      to: { path: '^packages/core/src/[^/]+\\.ts$' },
     },
     ...floorRules(),
     {
       name: 'package-by-its-entry',
       comment:
-        'Another package is imported by its name (its src/index.ts), never by a path into it.',
+        'Another package is imported by its name or a subpath it exports, never by a path into it.',
       severity: 'error',
       from: { path: '^packages/([^/]+)/' },
-      to: { path: '^packages/', pathNot: ['^packages/$1/', '^packages/[^/]+/src/index\\.ts$'] },
+      to: { path: '^packages/', pathNot: ['^packages/$1/', ...ENTRY_POINTS] },
     },
     {
       name: 'published-imports-no-private',

@@ -1,11 +1,8 @@
 import { defineProject } from 'vitest/config';
 
-// Tests read the workspace packages' source (the `tool-search-source` export condition), so they
-// need no build; server-side (Node) resolution reads its conditions from `ssr`.
-const conditions = ['tool-search-source'];
-
 export default defineProject({
-  resolve: { conditions },
-  ssr: { resolve: { conditions } },
+  // Tests read workspace packages' src/: `ssr` covers the Node-side resolution vitest uses.
+  resolve: { conditions: ['tool-search-source'] },
+  ssr: { resolve: { conditions: ['tool-search-source'] } },
   test: { name: 'bench', include: ['src/**/*.test.ts'] },
 });

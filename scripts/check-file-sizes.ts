@@ -22,6 +22,10 @@ const REASON = /^\s*(?:\/\/|\/?\*+)?\s*One piece:\s*(.*)$/im;
  * longer needed, so the list cannot go stale).
  */
 const PENDING_ELSEWHERE: Readonly<Record<string, string>> = {
+  'packages/core/src/engine/tool-search-session.ts':
+    'being reworked with the meta-tools interface (issue 22/23): a split or a header there',
+  'packages/redis/src/create-redis-store.property.test.ts':
+    'owned by the Redis work (issue 24): a header or a split there',
   'packages/mcp/src/gateway/tool-search-gateway.property.test.ts':
     'owned by the gateway work (issue 25): a header or a split there',
 };

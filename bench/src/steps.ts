@@ -154,9 +154,11 @@ const aiSdk: StepAdapter = {
     const tools = aiTools(data);
     return {
       async setup() {
+        // 'tools', as Mastra's processor works: each step reads the thread's loads.
         const toolSearch = createToolSearch({
           tools: mode === 'static' ? tools : {},
           search: { topK: STEP_TOP_K },
+          expose: 'tools',
         });
         const messages = [{ role: 'user' as const, content: 'find a tool' }];
         let stepNumber = 0;
@@ -213,6 +215,7 @@ const langchain: StepAdapter = {
         const middleware = toolSearchMiddleware({
           tools: mode === 'static' ? tools : [],
           search: { topK: STEP_TOP_K },
+          expose: 'tools',
           ...(mode === 'resolved' && { resolveTools: () => resolved }),
         }) as unknown as MiddlewareLike;
         // createAgent hands every model call the same array of its registered tools.

@@ -1,11 +1,11 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/anthropic.ts', 'src/openai.ts'],
   format: 'esm',
   platform: 'neutral',
   dts: true,
   sourcemap: true,
   clean: true,
-  external: ['ai', 'tool-search-core', 'zod'],
+  external: ['ai', /^tool-search-core/, /^@ai-sdk\//, 'zod'],
 });

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/anthropic.ts', 'src/openai.ts'],
   format: 'esm',
   platform: 'neutral',
   dts: true,

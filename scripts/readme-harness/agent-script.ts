@@ -1,5 +1,6 @@
 // What every scripted model of the README harnesses does, whatever its framework: search for the
-// task, load the first result, call it, answer with what it returned. It acts only on the tool
+// task, load the first result, call it (through call_tool when the snippet's tool search keeps
+// the tools fixed, `expose: 'proxy'`), answer with what it returned. It acts only on the tool
 // results it is shown, so a snippet whose tool search does not work cannot get to the answer.
 
 /** The task the scripted models are given, and the input they call the found tool with. */
@@ -22,8 +23,11 @@ export interface CallRecord {
   move: Move;
 }
 
-/** Decides the next move from the tool results so far (oldest first). */
-export function nextMove(results: readonly SeenResult[]): Move {
+/**
+ * Decides the next move from the tool results so far (oldest first) and the tools the model was
+ * sent: a loaded tool is called directly when it is among them, else through `call_tool`.
+ */
+export function nextMove(results: readonly SeenResult[], tools: readonly string[] = []): Move {
   const last = results.at(-1);
   if (!last) return { toolName: 'search_tools', input: { query: TASK.query } };
   const output = parse(last.output) as {
@@ -38,15 +42,20 @@ export function nextMove(results: readonly SeenResult[]): Move {
       : { text: 'Search found nothing.' };
   }
   if (last.toolName === 'load_tool') {
-    return output.success === true && typeof output.toolName === 'string'
-      ? { toolName: output.toolName, input: TASK.input }
-      : { text: 'The tool did not load.' };
+    if (output.success !== true || typeof output.toolName !== 'string')
+      return { text: 'The tool did not load.' };
+    return tools.includes(CALL_TOOL) && !tools.includes(output.toolName)
+      ? { toolName: CALL_TOOL, input: { name: output.toolName, arguments: TASK.input } }
+      : { toolName: output.toolName, input: TASK.input };
   }
   return { text: `Done: ${JSON.stringify(output)}` };
 }
 
+/** The meta-tool that runs a loaded tool under `expose: 'proxy'`. */
+const CALL_TOOL = 'call_tool';
+
 /** The meta-tools' names: every other tool a model is sent comes from the catalog. */
-const META_TOOLS = ['search_tools', 'load_tool', 'unload_tool'];
+const META_TOOLS = ['search_tools', 'load_tool', 'unload_tool', CALL_TOOL];
 
 /**
  * Throws unless the run went the way tool search promises: the first call offered
@@ -62,8 +71,11 @@ export function verifyCalls(calls: readonly CallRecord[]): void {
       `README harness: the first call should offer search_tools and no catalog tool; it offered ${first.tools.join(', ')}`,
     );
   }
+  // A catalog tool called directly (it was among the tools sent) or through call_tool.
   const called = calls.find(
-    (call) => 'toolName' in call.move && !META_TOOLS.includes(call.move.toolName),
+    (call) =>
+      'toolName' in call.move &&
+      (call.move.toolName === CALL_TOOL || !META_TOOLS.includes(call.move.toolName)),
   );
   if (!called || !('toolName' in called.move) || !called.tools.includes(called.move.toolName)) {
     throw new Error(

@@ -8,8 +8,9 @@ type CallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0];
 /** Creates the model; `calls` receives one record per model call. */
 export function createScriptedModel(calls: CallRecord[]): MockLanguageModelV4 {
   const decide = (options: CallOptions): Move => {
-    const move = nextMove(seenResults(options));
-    calls.push({ tools: (options.tools ?? []).map((tool) => tool.name), move });
+    const tools = (options.tools ?? []).map((tool) => tool.name);
+    const move = nextMove(seenResults(options), tools);
+    calls.push({ tools, move });
     return move;
   };
   const finish = (move: Move) => ({

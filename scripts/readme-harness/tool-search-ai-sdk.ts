@@ -1,9 +1,14 @@
-// Supplies what the tool-search-ai-sdk README's main snippet declares (`model`, `catalog`), so the
-// smoke test runs the snippet offline: ai's own MockLanguageModelV4, scripted by agent-script.ts.
+// Supplies what the tool-search-ai-sdk README's snippets declare, so the smoke test runs them
+// offline: `model`, ai's own MockLanguageModelV4 scripted by agent-script.ts, for the main snippet;
+// `anthropic` and `openai`, the real AI SDK providers whose `fetch` is native-script.ts's scripted
+// endpoint, for the provider-native ones; `catalog` for all.
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
 import { type LanguageModel, type ToolSet, tool } from 'ai';
 import { z } from 'zod';
 import { type CallRecord, verifyCalls } from './agent-script.ts';
 import { createScriptedModel } from './ai-model.ts';
+import { createNativeFetch, verifyNative } from './native-script.ts';
 
 const calls: CallRecord[] = [];
 const runs: string[] = [];
@@ -31,8 +36,20 @@ export const catalog: ToolSet = {
 
 export const model: LanguageModel = createScriptedModel(calls);
 
-/** Runs after the snippet: throws unless it searched, loaded and called a catalog tool. */
+const anthropicEndpoint = createNativeFetch('anthropic');
+const openaiEndpoint = createNativeFetch('openai');
+export const anthropic = createAnthropic({ apiKey: 'offline', fetch: anthropicEndpoint.fetch });
+export const openai = createOpenAI({ apiKey: 'offline', fetch: openaiEndpoint.fetch });
+
+/** Runs after each snippet: throws unless it searched, loaded and called a catalog tool. */
 export function verify(): void {
-  verifyCalls(calls);
+  const native = [
+    ['anthropic', anthropicEndpoint.requests],
+    ['openai', openaiEndpoint.requests],
+  ] as const;
+  for (const [provider, requests] of native) {
+    if (requests.length > 0) verifyNative(provider, requests);
+  }
+  if (calls.length > 0 || native.every(([, requests]) => requests.length === 0)) verifyCalls(calls);
   if (!runs.includes('get_weather')) throw new Error('README harness: get_weather never ran');
 }

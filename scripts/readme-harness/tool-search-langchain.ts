@@ -24,7 +24,7 @@ for (let reply = 0; reply < MAX_REPLIES; reply++) {
     const seen: SeenResult[] = messages
       .filter((message) => ToolMessage.isInstance(message))
       .map((message) => ({ toolName: String(message.name), output: message.text }));
-    const move = nextMove(seen);
+    const move = nextMove(seen, boundNames);
     calls.push({ tools: boundNames, move });
     const id = `reply-${calls.length}`;
     return 'toolName' in move

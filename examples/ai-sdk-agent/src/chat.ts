@@ -49,7 +49,7 @@ export async function runChat(
   const messages: ModelMessage[] = [];
   const turns: { steps: StepReport[]; answer: string }[] = [];
   log(
-    `Catalog: ${Object.keys(catalog).length} tools. The model starts with only the meta-tools.\n`,
+    `Catalog: ${Object.keys(catalog).length} tools. The model is sent the same three meta-tools at every step.\n`,
   );
 
   for (const [text] of TURNS) {

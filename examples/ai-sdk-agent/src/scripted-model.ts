@@ -9,14 +9,15 @@ export interface Intent {
 type Prompt = Parameters<MockLanguageModelV4['doGenerate']>[0]['prompt'];
 
 /**
- * A deterministic stand-in for a chat model. It acts only on what it is sent: it calls a tool it
- * was given when one matches the task, otherwise it searches, loads the top result, calls it,
- * and answers from the tool's output.
+ * A deterministic stand-in for a chat model. It acts only on what it is sent: when the
+ * conversation already loaded a tool that matches the task (a `load_tool` result in its prompt),
+ * it runs it through `call_tool`; otherwise it searches, loads the top result, runs it, and
+ * answers from the tool's output.
  */
 export function createScriptedModel(intents: Record<string, Intent>): MockLanguageModelV4 {
   let callNumber = 0;
   return new MockLanguageModelV4({
-    doGenerate: async ({ prompt, tools }) => {
+    doGenerate: async ({ prompt }) => {
       const toolCall = (toolName: string, input: unknown) => ({
         content: [
           {
@@ -35,9 +36,11 @@ export function createScriptedModel(intents: Record<string, Intent>): MockLangua
       if (!intent) return answer("I don't know how to help with that.");
       if (last?.role === 'user') {
         const words = intent.query.split(' ');
-        const ready = (tools ?? []).find((tool) => words.every((word) => tool.name.includes(word)));
+        const ready = loadedTools(prompt).find((name) =>
+          words.every((word) => name.includes(word)),
+        );
         return ready
-          ? toolCall(ready.name, intent.input)
+          ? toolCall('call_tool', { name: ready, arguments: intent.input })
           : toolCall('search_tools', { query: intent.query });
       }
       const result = last?.role === 'tool' ? last.content.at(-1) : undefined;
@@ -47,8 +50,9 @@ export function createScriptedModel(intents: Record<string, Intent>): MockLangua
         const [top] = output.results as { name: string }[];
         return top ? toolCall('load_tool', { toolName: top.name }) : answer('No tool fits.');
       }
-      if (result.toolName === 'load_tool') return toolCall(output.toolName as string, intent.input);
-      return answer(`Done with ${result.toolName}: ${output.id} (${output.url}).`);
+      if (result.toolName === 'load_tool')
+        return toolCall('call_tool', { name: output.toolName, arguments: intent.input });
+      return answer(`Done with ${calledName(prompt)}: ${output.id} (${output.url}).`);
     },
   });
 }
@@ -65,6 +69,29 @@ function answer(text: string) {
     usage: USAGE,
     warnings: [],
   };
+}
+
+/** The tools the conversation loaded: the names of the `load_tool` results in the prompt. */
+function loadedTools(prompt: Prompt): string[] {
+  return prompt.flatMap((message) =>
+    message.role === 'tool'
+      ? message.content.flatMap((part) =>
+          part.type === 'tool-result' &&
+          part.toolName === 'load_tool' &&
+          part.output.type === 'json'
+            ? [(part.output.value as { toolName?: string }).toolName ?? '']
+            : [],
+        )
+      : [],
+  );
+}
+
+/** The tool the last `call_tool` call ran. */
+function calledName(prompt: Prompt): string {
+  const call = prompt
+    .findLast((message) => message.role === 'assistant')
+    ?.content.findLast((part) => part.type === 'tool-call');
+  return call?.type === 'tool-call' ? String((call.input as { name?: unknown }).name) : '';
 }
 
 function lastUserText(prompt: Prompt): string {

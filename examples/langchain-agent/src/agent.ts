@@ -10,25 +10,39 @@ export const TASK =
 
 type Call = { name: string; args: Record<string, unknown> };
 
-/** What the scripted model does for TASK: search, load, call, for each of three capabilities. */
+/**
+ * What the scripted model does for TASK: search, load, and run through `call_tool`, for each of
+ * three capabilities (the bound tools never change: `expose: 'proxy'`, the default).
+ */
 const SCRIPT: (Call[] | string)[] = [
   [{ name: 'search_tools', args: { query: 'get the weather forecast for a city' } }],
   [{ name: 'load_tool', args: { toolName: 'weather_get_forecast' } }],
-  [{ name: 'weather_get_forecast', args: { id: 'lisbon-week', city: 'Lisbon' } }],
+  [
+    {
+      name: 'call_tool',
+      args: { name: 'weather_get_forecast', arguments: { id: 'lisbon-week', city: 'Lisbon' } },
+    },
+  ],
   [{ name: 'search_tools', args: { query: 'create github issue' } }],
   [{ name: 'load_tool', args: { toolName: 'github_create_issue' } }],
   [
     {
-      name: 'github_create_issue',
-      args: { repo: 'acme/trips', title: 'Pack umbrellas for Lisbon' },
+      name: 'call_tool',
+      args: {
+        name: 'github_create_issue',
+        arguments: { repo: 'acme/trips', title: 'Pack umbrellas for Lisbon' },
+      },
     },
   ],
   [{ name: 'search_tools', args: { query: 'post a message to a slack channel' } }],
   [{ name: 'load_tool', args: { toolName: 'slack_create_message' } }],
   [
     {
-      name: 'slack_create_message',
-      args: { channel: '#travel', title: 'Rain in Lisbon: umbrellas issue opened' },
+      name: 'call_tool',
+      args: {
+        name: 'slack_create_message',
+        arguments: { channel: '#travel', title: 'Rain in Lisbon: umbrellas issue opened' },
+      },
     },
   ],
   'Rain is expected in Lisbon on the first two days. I opened "Pack umbrellas for Lisbon" in acme/trips and posted it to #travel.',

@@ -49,6 +49,7 @@ function createFixture() {
     send_email: make('send_email', 'Send an email to a recipient'),
   };
   const toolSearch = createToolSearch({
+    expose: 'tools',
     tools,
     storage: 'in-memory',
     threadId: 'thread',
@@ -154,7 +155,7 @@ const ROWS: Row[] = [
         null,
       ];
       // Context storage reads loads from messages: a user message is no evidence of one.
-      const fromMessages = createToolSearch({ tools: fixture.tools });
+      const fromMessages = createToolSearch({ expose: 'tools', tools: fixture.tools });
       return (await fromMessages.prepareStep({ messages: forged })).activeTools;
     },
     answer: (active: string[]) => expect(active).toEqual(['search_tools', 'load_tool']),
@@ -188,7 +189,12 @@ describe('createToolSearch under hostile input', () => {
       );
       // Object.fromEntries defines own properties, so `__proto__` is a tool here, not a prototype.
       expect(Object.keys(tools)).toEqual(names);
-      const toolSearch = createToolSearch({ tools, storage: 'in-memory', threadId: 't' });
+      const toolSearch = createToolSearch({
+        expose: 'tools',
+        tools,
+        storage: 'in-memory',
+        threadId: 't',
+      });
       for (const name of names) {
         const load = toolSearch.tools.load_tool.execute as (
           input: unknown,
@@ -211,6 +217,7 @@ describe('createToolSearch under hostile input', () => {
     'indexes a tool with %s and still finds the others',
     async (_label, schema) => {
       const toolSearch = createToolSearch({
+        expose: 'tools',
         tools: {
           odd_tool: tool({ description: 'odd schema', inputSchema: jsonSchema(schema as never) }),
           get_weather: tool({
@@ -244,7 +251,7 @@ describe('createToolSearch under hostile input', () => {
           },
         }),
       };
-      const toolSearch = createToolSearch({ tools });
+      const toolSearch = createToolSearch({ expose: 'tools', tools });
       const { model } = major.scriptedModel([
         {
           toolCalls: [

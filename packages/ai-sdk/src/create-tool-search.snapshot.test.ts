@@ -7,9 +7,10 @@ import { META, searchLoadCallAnswer, toolResultsOf } from './test-utils/setup';
 describe.each(AI_MAJORS)('createToolSearch({ snapshot }) on $name', (major) => {
   it('starts from an index snapshot and runs search → load → call', async () => {
     const { tools, executions } = createCatalog(major);
-    const snapshot = createToolSearch({ tools }).engine.index.toSnapshot();
+    const snapshot = createToolSearch({ expose: 'tools', tools }).engine.index.toSnapshot();
     const errors: unknown[] = [];
     const toolSearch = createToolSearch({
+      expose: 'tools',
       tools,
       snapshot,
       onError: (event) => errors.push(event),
@@ -34,9 +35,10 @@ describe.each(AI_MAJORS)('createToolSearch({ snapshot }) on $name', (major) => {
   it('indexes the catalog and reports a snapshot of other tools', () => {
     const { tools } = createCatalog(major);
     const { get_weather, ...fewer } = tools;
-    const stale = createToolSearch({ tools: fewer }).engine.index.toSnapshot();
+    const stale = createToolSearch({ expose: 'tools', tools: fewer }).engine.index.toSnapshot();
     const errors: { operation: string }[] = [];
     const toolSearch = createToolSearch({
+      expose: 'tools',
       tools,
       snapshot: stale,
       onError: (event) => errors.push(event),

@@ -34,9 +34,10 @@ export type ToolSearchToolName<TTools extends ToolSet> = (keyof TTools & string)
  */
 export type ToolSearchTools<
   TTools extends ToolSet,
-  TExpose extends ExposeMode = 'tools',
+  TExpose extends ExposeMode = 'proxy',
 > = TExpose extends 'proxy'
-  ? Record<MetaToolName, Tool> & Partial<TTools>
+  ? // Which catalog tools are pinned is known at run time only: typed as any tool set.
+    Record<MetaToolName, Tool> & ToolSet
   : TTools & Record<MetaToolName, Tool>;
 
 /** Options of {@link createToolSearch}. */
@@ -56,8 +57,8 @@ export interface ToolSearchOptions<
    * definitions and the model runs them with `call_tool({ name, arguments })`, which checks the
    * arguments against the tool's schema and runs its `execute` (its `needsApproval` and
    * `toModelOutput` apply). A tool without `execute` (one your app answers) cannot be reached
-   * through `call_tool`: pin it.
-   * @default 'tools'
+   * through `call_tool`: pin it. The default, since it is what keeps a long conversation cheap.
+   * @default 'proxy'
    */
   expose?: TExpose;
   /**
@@ -167,7 +168,7 @@ export interface CreatePrepareStepOptions<TInput, TContext> {
 export interface ToolSearchCall<
   TTools extends ToolSet,
   TContext = unknown,
-  TExpose extends ExposeMode = 'tools',
+  TExpose extends ExposeMode = 'proxy',
 > {
   /**
    * Pass it as `tools`: the catalog plus the meta-tools, or under `'proxy'` the meta-tools and
@@ -190,7 +191,7 @@ export interface ToolSearchCall<
 export interface ToolSearchRequest<
   TTools extends ToolSet,
   TContext = unknown,
-  TExpose extends ExposeMode = 'tools',
+  TExpose extends ExposeMode = 'proxy',
 > extends ToolSearchCall<TTools, TContext, TExpose> {
   /**
    * The meta-tools bound to this request alone, for merging into a tool set of your own
@@ -203,7 +204,7 @@ export interface ToolSearchRequest<
 export interface ToolSearch<
   TTools extends ToolSet,
   TContext = unknown,
-  TExpose extends ExposeMode = 'tools',
+  TExpose extends ExposeMode = 'proxy',
 > extends ToolSearchCall<TTools, TContext, TExpose> {
   /**
    * Tool search over the catalog plus tools resolved for one request (MCP tools with the caller's
@@ -245,13 +246,13 @@ export interface ToolSearch<
 export function createToolSearch<
   TTools extends ToolSet,
   TContext = unknown,
-  TExpose extends ExposeMode = 'tools',
+  TExpose extends ExposeMode = 'proxy',
 >(options: ToolSearchOptions<TTools, TContext, TExpose>): ToolSearch<TTools, TContext, TExpose> {
   const {
     threadId,
     storage = 'context',
     embeddingModel,
-    expose = 'tools',
+    expose = 'proxy',
     ...engineOptions
   } = options;
   const proxy = expose === 'proxy';

@@ -1,4 +1,12 @@
-import { generateText, stepCountIs, streamText, type Tool, ToolLoopAgent, tool } from 'ai';
+import {
+  generateText,
+  stepCountIs,
+  streamText,
+  type Tool,
+  ToolLoopAgent,
+  type ToolSet,
+  tool,
+} from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { Experimental_Agent as AgentV5, type generateText as generateTextV5 } from 'ai-v5';
 import type { generateText as generateTextV6, ToolLoopAgent as ToolLoopAgentV6 } from 'ai-v6';
@@ -18,9 +26,7 @@ describe('createToolSearch types', () => {
   it("types expose: 'proxy' tools as the meta-tools plus, at most, the catalog's pinned tools", () => {
     const toolSearch = createToolSearch({ tools: catalog, expose: 'proxy' });
     expectTypeOf(toolSearch.tools.call_tool).toEqualTypeOf<Tool>();
-    expectTypeOf(toolSearch.tools.get_weather).toEqualTypeOf<
-      (typeof catalog)['get_weather'] | undefined
-    >();
+    expectTypeOf(toolSearch.tools).toExtend<ToolSet>();
     const model = new MockLanguageModelV4();
     const run = () =>
       void generateText({
@@ -30,8 +36,11 @@ describe('createToolSearch types', () => {
         prompt: 'hi',
       });
     expectTypeOf(run).toBeFunction();
-    const plain = createToolSearch({ tools: catalog });
+    const plain = createToolSearch({ tools: catalog, expose: 'tools' });
     expectTypeOf(plain.tools.get_weather).toEqualTypeOf<(typeof catalog)['get_weather']>();
+    // The default is the proxy, whose tools fit any tool set, a `ToolSet`-typed catalog's too.
+    const byDefault = createToolSearch({ tools: catalog as ToolSet });
+    expectTypeOf(byDefault.tools).toExtend<ToolSet>();
   });
 
   it('fits generateText, streamText and ToolLoopAgent of ai 7 without casts', () => {

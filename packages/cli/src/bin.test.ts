@@ -77,7 +77,7 @@ describe('the tool-search bin', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.request({ method: 'tools/list', params: {} });
-      expect(tools.map((tool) => tool.name)).toEqual(['search_tools', 'load_tool']);
+      expect(tools.map((tool) => tool.name)).toEqual(['search_tools', 'load_tool', 'call_tool']);
       const result = await client.request({
         method: 'tools/call',
         params: { name: 'search_tools', arguments: { query: 'create entities in the graph' } },

@@ -11,6 +11,17 @@ export { createOpenAICompatibleEmbed } from './embedding/openai-compatible-embed
 export type { SimilarityKernelPreference } from './embedding/similarity-kernel';
 export type { VectorCacheOptions } from './embedding/vector-cache';
 export { VectorCache } from './embedding/vector-cache';
+export type {
+  DeferredTool,
+  DeferredToolFilter,
+  DeferredToolFilterArgs,
+  DeferredToolsArgs,
+  DeferredToolsOptions,
+  DeferredToolsSource,
+} from './engine/deferred-tools';
+export { ToolResolutionError } from './engine/deferred-tools';
+export type { PreselectOptions, PreselectOutcome } from './engine/preselect';
+export { preloadTools, preselectTools } from './engine/preselect';
 export type { RequestCatalog, RequestTools, ResolvedTools } from './engine/request-catalogs';
 export { toToolRecord } from './engine/to-tool-record';
 export type { CatalogEntry, ToolCatalog } from './engine/tool-catalog';
@@ -58,6 +69,16 @@ export {
   MAX_RESULT_DESCRIPTION,
   toolSearchInstructions,
 } from './meta-tools/meta-tool-texts';
+export type { ListNativeToolsOptions, NativeCatalog } from './native/native-catalog';
+export { listNativeTools, toObjectSchema } from './native/native-catalog';
+export type { NativeSearchResult } from './native/search-and-load';
+export {
+  NATIVE_SEARCH_DESCRIPTION,
+  NATIVE_SEARCH_PARAMETERS,
+  NATIVE_SEARCH_TOOL_NAME,
+  searchAndLoad,
+  toActivationRecord,
+} from './native/search-and-load';
 export { MAX_QUERY_LENGTH } from './search/parsed-query';
 export type { FusedResult, WeightedRanking } from './search/reciprocal-rank-fusion';
 export { DEFAULT_RRF_K, fuseRankings } from './search/reciprocal-rank-fusion';

@@ -77,7 +77,11 @@ describe('toolSearchMiddleware with embeddings', () => {
 
   it('embeds each tool text once across agent runs, and each new query once', async () => {
     const embeddings = new ConceptEmbeddings();
-    const middleware = toolSearchMiddleware({ tools: createCatalog([]), embeddings });
+    const middleware = toolSearchMiddleware({
+      expose: 'tools',
+      tools: createCatalog([]),
+      embeddings,
+    });
     for (const query of ['send a letter', 'file a bug', 'send a letter']) {
       const agent = createAgent({
         model: scriptedModel([
@@ -113,6 +117,7 @@ describe('toolSearchMiddleware with embeddings', () => {
 
   it('runs with langchain’s FakeEmbeddings', async () => {
     const search = createToolSearchSelector({
+      expose: 'tools',
       tools: createCatalog([]),
       embeddings: new FakeEmbeddings(),
     });
@@ -123,12 +128,14 @@ describe('toolSearchMiddleware with embeddings', () => {
   it('refuses embeddings and embed together, and names the vectors after the model', () => {
     expect(() =>
       createToolSearchSelector({
+        expose: 'tools',
         tools: createCatalog([]),
         embeddings: new ConceptEmbeddings(),
         embed: async (texts) => texts.map(() => [1]),
       }),
     ).toThrow(/not both/);
     const search = createToolSearchSelector({
+      expose: 'tools',
       tools: createCatalog([]),
       embeddings: new ConceptEmbeddings(),
     });

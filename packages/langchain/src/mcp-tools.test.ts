@@ -38,7 +38,7 @@ function buildAgent(steps: Step[]) {
     model: scriptedModel(steps),
     tools: [],
     middleware: [
-      toolSearchMiddleware({ tools: [...createCatalog(log), ...mcp.tools] }),
+      toolSearchMiddleware({ expose: 'tools', tools: [...createCatalog(log), ...mcp.tools] }),
       recorder.middleware,
     ],
   });

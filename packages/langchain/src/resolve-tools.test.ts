@@ -39,7 +39,7 @@ function buildAgent(steps: Step[], options: Partial<ToolSearchMiddlewareOptions>
     model: scriptedModel(steps),
     tools: [],
     middleware: [
-      toolSearchMiddleware({ tools: createCatalog(log), ...options }),
+      toolSearchMiddleware({ expose: 'tools', tools: createCatalog(log), ...options }),
       recorder.middleware,
     ],
   });
@@ -153,7 +153,11 @@ describe('toolSearchMiddleware with resolveTools', () => {
       { answer: 'done' },
     ];
     const options = { resolveTools: () => [current] };
-    const middleware = toolSearchMiddleware({ tools: createCatalog([]), ...options });
+    const middleware = toolSearchMiddleware({
+      expose: 'tools',
+      tools: createCatalog([]),
+      ...options,
+    });
     const run = () =>
       createAgent({ model: scriptedModel(steps), tools: [], middleware: [middleware] }).invoke(
         ask('files'),

@@ -9,7 +9,7 @@ describe('toolSearchMiddleware({ snapshot })', () => {
   it('starts from an index snapshot and runs search → load → call', async () => {
     const log: CallLog = [];
     const tools = createCatalog(log);
-    const snapshot = createToolSearchSelector({ tools }).engine.index.toSnapshot();
+    const snapshot = createToolSearchSelector({ expose: 'tools', tools }).engine.index.toSnapshot();
     const errors: unknown[] = [];
     const agent = createAgent({
       model: scriptedModel([
@@ -20,7 +20,7 @@ describe('toolSearchMiddleware({ snapshot })', () => {
       ]),
       tools: [],
       middleware: [
-        toolSearchMiddleware({ tools, snapshot, onError: (event) => errors.push(event) }),
+        toolSearchMiddleware({ expose: 'tools', tools, snapshot, onError: (event) => errors.push(event) }),
       ],
     });
     const result = await agent.invoke({ messages: [new HumanMessage('Weather in Lisbon?')] });

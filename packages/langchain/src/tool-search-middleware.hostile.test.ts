@@ -46,7 +46,7 @@ async function turn(
     model: scriptedModel([{ calls }, { answer: 'done' }]),
     tools: [],
     middleware: [
-      toolSearchMiddleware({ tools: createCatalog(log), unloadTool: true }),
+      toolSearchMiddleware({ expose: 'tools', tools: createCatalog(log), unloadTool: true }),
       recorder.middleware,
     ],
   });

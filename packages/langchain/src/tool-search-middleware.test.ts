@@ -24,7 +24,7 @@ function buildAgent(
     model: scriptedModel(steps),
     tools: [],
     middleware: [
-      toolSearchMiddleware({ tools: createCatalog(log), ...options }),
+      toolSearchMiddleware({ expose: 'tools', tools: createCatalog(log), ...options }),
       recorder.middleware,
     ],
     ...(extra.checkpointer && { checkpointer: extra.checkpointer }),
@@ -82,7 +82,10 @@ describe('toolSearchMiddleware', () => {
         { answer: 'done' },
       ]),
       tools: [getWeather!],
-      middleware: [toolSearchMiddleware({ tools: [sendEmail!, ...rest] }), recorder.middleware],
+      middleware: [
+        toolSearchMiddleware({ expose: 'tools', tools: [sendEmail!, ...rest] }),
+        recorder.middleware,
+      ],
     });
     await agent.invoke(ask('go'));
     expect(recorder.calls).toEqual([
@@ -219,7 +222,11 @@ describe('toolSearchMiddleware', () => {
         ]),
         tools: [],
         middleware: [
-          toolSearchMiddleware({ tools: createCatalog(log), storage: 'in-memory' }),
+          toolSearchMiddleware({
+            expose: 'tools',
+            tools: createCatalog(log),
+            storage: 'in-memory',
+          }),
           recorder.middleware,
         ],
       });

@@ -28,6 +28,7 @@ describe('context typing', () => {
 
   it('infers the context type from an annotated filter', () => {
     const selector = createToolSearchSelector({
+      expose: 'tools',
       tools: catalog,
       filter: ({ requestContext }: { requestContext: ToolSearchRuntime<AppContext> | undefined }) =>
         requestContext?.context?.plan === 'pro',
@@ -41,6 +42,7 @@ describe('context typing', () => {
 
   it('keeps the context unknown when nothing names it', () => {
     toolSearchMiddleware({
+      expose: 'tools',
       tools: catalog,
       filter: ({ requestContext }) => {
         expectTypeOf(requestContext?.context).toEqualTypeOf<unknown>();

@@ -56,8 +56,9 @@ export interface ToolSearchOptions<TContext = unknown>
    * `call_tool` among them, plus pinned tools); `load_tool` answers with the loaded tools'
    * definitions and the model runs them with `call_tool({ name, arguments })`, which checks the
    * arguments against the tool's schema and invokes the tool with the run's config (its
-   * callbacks fire, its `ToolMessage` and artifact come back).
-   * @default 'tools'
+   * callbacks fire, its `ToolMessage` and artifact come back). The default, since it is what
+   * keeps a long conversation cheap.
+   * @default 'proxy'
    */
   expose?: 'tools' | 'proxy';
   /**

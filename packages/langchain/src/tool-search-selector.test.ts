@@ -7,7 +7,7 @@ import { type CallLog, createCatalog, type Step, scriptedModel } from './testing
 import { createToolSearchSelector } from './tool-search-selector';
 
 function buildGraph(steps: Step[], log: CallLog, checkpointer = new MemorySaver()) {
-  const search = createToolSearchSelector({ tools: createCatalog(log) });
+  const search = createToolSearchSelector({ expose: 'tools', tools: createCatalog(log) });
   const model = scriptedModel(steps);
   const bound: string[][] = [];
   const callModel = async (state: typeof MessagesAnnotation.State, config: RunnableConfig) => {
@@ -79,6 +79,7 @@ describe('createToolSearchSelector', () => {
 
   it('selects from messages alone, without a thread', async () => {
     const search = createToolSearchSelector({
+      expose: 'tools',
       tools: createCatalog([]),
       alwaysLoaded: ['list_files'],
     });
@@ -105,8 +106,8 @@ describe('createToolSearchSelector', () => {
 
   it('rejects duplicate tool names', () => {
     const [weather] = createCatalog([]);
-    expect(() => createToolSearchSelector({ tools: [weather!, weather!] })).toThrow(
-      /named "get_weather"/,
-    );
+    expect(() =>
+      createToolSearchSelector({ expose: 'tools', tools: [weather!, weather!] }),
+    ).toThrow(/named "get_weather"/);
   });
 });

@@ -92,12 +92,14 @@ export function createToolSearchSelector<TContext = unknown>(
     storage = 'context',
     embeddings,
     resolveTools,
+    expose = 'proxy',
     ...rest
   } = options;
   const catalog = toCatalogRecord(catalogTools);
   const engine: Engine<TContext> = createToolSearchEngine({
     ...rest,
-    ...(rest.expose === 'proxy' && { runTool: invokeTool }),
+    expose,
+    ...(expose === 'proxy' && { runTool: invokeTool }),
     ...engineEmbeddingOptions({ embeddings, embed: rest.embed, fusion: rest.fusion }),
     tools: catalog,
     storage,

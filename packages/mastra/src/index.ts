@@ -5,7 +5,13 @@ export { threadIdOf } from './thread-id-of';
 export { ToolSearchProcessor } from './tool-search-processor';
 export type {
   AnyMastraTool,
+  ClassifierPreselect,
+  DeferredTool,
+  DeferredToolFilterArgs,
+  IndexPreselect,
+  PreselectClassifier,
   ToolSearchFilterArgs,
   ToolSearchFilterPhase,
+  ToolSearchPreselect,
   ToolSearchProcessorOptions,
 } from './tool-search-processor-options';

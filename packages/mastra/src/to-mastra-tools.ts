@@ -1,5 +1,5 @@
 import { createTool } from '@mastra/core/tools';
-import type { MetaTool, ToolRun, ToolSearchSession } from 'tool-search-core';
+import type { MetaTool, ToolRun } from 'tool-search-core';
 import type { AnyMastraTool } from './tool-search-processor-options';
 
 /**
@@ -32,35 +32,6 @@ function toolCallIdOf(context: unknown): string | undefined {
     | undefined;
   const id = fields?.agent?.toolCallId ?? fields?.toolCallId;
   return typeof id === 'string' ? id : undefined;
-}
-
-/**
- * A copy of a loaded tool whose `execute` first asks the session whether the tool is still
- * active: Mastra only runs the tools of the step, but approval resumes rebuild tools outside the
- * step, and the check also marks the tool as used for the `maxLoadedTools` budget.
- * @param tool - the catalog's or the request's tool
- * @param id - the id the model loaded it by
- * @param session - the request's session
- */
-export function guardLoadedTool<TContext>(
-  tool: AnyMastraTool,
-  id: string,
-  session: ToolSearchSession<AnyMastraTool, TContext>,
-): AnyMastraTool {
-  const execute = (tool as { execute?: unknown }).execute;
-  if (typeof execute !== 'function') return tool;
-  // Keep the prototype: Mastra recognises its tools by class or by a marker it may inherit.
-  const guarded = Object.assign(Object.create(Object.getPrototypeOf(tool)), tool) as {
-    execute: (...args: unknown[]) => Promise<unknown>;
-  };
-  guarded.execute = async (...args: unknown[]) => {
-    if (!(await session.isActive(id))) {
-      // Worded like an unknown tool: a refusal must not reveal tools the caller may not use.
-      throw new Error(`Tool "${id}" is not loaded. Use search_tools to find tools, then load one.`);
-    }
-    return execute.apply(tool, args);
-  };
-  return guarded as unknown as AnyMastraTool;
 }
 
 /**

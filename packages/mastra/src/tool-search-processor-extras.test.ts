@@ -5,6 +5,7 @@ import { createCatalog, type ExecutionLog } from './testing/catalog';
 import { lastResult, runAgent } from './testing/run-agent';
 import { threadIdOf } from './thread-id-of';
 import { ToolSearchProcessor } from './tool-search-processor';
+import type { AnyMastraTool } from './tool-search-processor-options';
 
 const newLog = (): ExecutionLog => ({ runs: [] });
 const load = (toolName: string) => ({ toolName: 'load_tool', input: { toolName } });
@@ -107,9 +108,55 @@ describe('ToolSearchProcessor', () => {
     expect(run.turns[0]!.system).not.toContain('premium_export');
   });
 
-  it('gives Mastra’s approval-resume path the loaded tools, guarded', async () => {
+  it('offers a loaded tool as the registered object, and a checked copy under a budget', async () => {
+    const catalog = createCatalog(newLog());
+    const step = (processor: ToolSearchProcessor, requestContext: RequestContext) =>
+      processor.processInputStep({
+        requestContext,
+        tools: {},
+        messageList: { addSystem: () => undefined },
+      } as never);
+    const context = new RequestContext();
+    context.set('mastra__threadId', 'objects');
+    const loadEmail = async (processor: ToolSearchProcessor) => {
+      const { tools } = await step(processor, context);
+      await (tools!.load_tool as AnyMastraTool).execute!({ toolName: 'send_email' }, {} as never);
+    };
+    const plain = new ToolSearchProcessor({ tools: catalog });
+    await loadEmail(plain);
+    expect((await step(plain, context)).tools!.send_email).toBe(catalog.send_email);
+
+    const budgeted = new ToolSearchProcessor({ tools: catalog, maxLoadedTools: 3 });
+    await loadEmail(budgeted);
+    const copy = (await step(budgeted, context)).tools!.send_email as typeof catalog.send_email;
+    expect(copy).not.toBe(catalog.send_email);
+    expect(copy).toBeInstanceOf(Object.getPrototypeOf(catalog.send_email!).constructor);
+    expect(copy!.id).toBe('send_email');
+  });
+
+  it('gives Mastra’s approval-resume path the registered tools when nothing is enforced', async () => {
+    const catalog = createCatalog(newLog());
+    const processor = new ToolSearchProcessor({ tools: catalog });
+    await runAgent({
+      processor,
+      script: (turn) => (turn.call === 0 ? load('get_weather') : { text: 'ok' }),
+      input: 'load',
+      context: { mastra__threadId: 'resume' },
+    });
+    const requestContext = new RequestContext();
+    requestContext.set('mastra__threadId', 'resume');
+    const tools = await processor.getLoadedToolsForRequestContext({ requestContext });
+    expect(tools).toEqual({ get_weather: catalog.get_weather });
+    expect(tools.get_weather).toBe(catalog.get_weather);
+  });
+
+  it('guards the tools it gives the approval-resume path when a filter can change its mind', async () => {
     const log = newLog();
-    const processor = new ToolSearchProcessor({ tools: createCatalog(log) });
+    let revoked = false;
+    const processor = new ToolSearchProcessor({
+      tools: createCatalog(log),
+      filter: ({ phase }) => !(revoked && phase === 'active'),
+    });
     await runAgent({
       processor,
       script: (turn) => (turn.call === 0 ? load('get_weather') : { text: 'ok' }),
@@ -120,10 +167,12 @@ describe('ToolSearchProcessor', () => {
     requestContext.set('mastra__threadId', 'resume');
     const tools = await processor.getLoadedToolsForRequestContext({ requestContext });
     expect(Object.keys(tools)).toEqual(['get_weather']);
-    await processor.clearState('resume');
+    revoked = true;
     const execute = tools.get_weather!.execute!;
     await expect(execute({ city: 'Rome' }, {} as never)).rejects.toThrow(/not loaded/);
     expect(log.runs).toEqual([]);
+    revoked = false;
+    await expect(execute({ city: 'Rome' }, {} as never)).resolves.toMatchObject({ city: 'Rome' });
   });
 });
 

@@ -2,6 +2,7 @@ import type { RequestContext } from '@mastra/core/request-context';
 import type { Tool } from '@mastra/core/tools';
 import type { MastraEmbeddingOptions } from '@mastra/core/vector';
 import type {
+  DeferredTool as CoreDeferredTool,
   EmbedFunction,
   FilterPhase,
   FusionSettings,
@@ -30,6 +31,76 @@ export interface ToolSearchFilterArgs {
   requestContext?: RequestContext | undefined;
   phase: ToolSearchFilterPhase;
 }
+
+/**
+ * A tool known by its metadata until the model loads it (Mastra's `DeferredTool`): search ranks
+ * `id`, `description` (and `inputSchema` or `keywords` when given), and `resolve` builds the real
+ * tool, for the loading request alone, when it is loaded and at each later step that offers it.
+ */
+export type DeferredTool = CoreDeferredTool<AnyMastraTool>;
+
+/** What the `deferredFilter` option is asked about: a deferred tool's metadata, never the real tool. */
+export interface DeferredToolFilterArgs {
+  toolName: string;
+  tool: DeferredTool;
+  requestContext?: RequestContext | undefined;
+  phase: ToolSearchFilterPhase;
+}
+
+/**
+ * A classifier as `preselect` uses it: Mastra's `Classifier` (from `@mastra/core/classifier`),
+ * constructed with `questions`.
+ */
+export interface PreselectClassifier {
+  readonly id?: string;
+  readonly questions?: Readonly<
+    Record<string, { readonly type: string; readonly criteria?: unknown }>
+  >;
+  evaluate(options: {
+    state: string;
+    providerOptions?: Record<string, Record<string, unknown>>;
+  }): Promise<{ answers: Readonly<Record<string, unknown>> }>;
+}
+
+/**
+ * Preselect with a classifier, as Mastra does: one choice question about the user's message, and
+ * the tools to load for each choice. Fails open: a classifier that throws, or answers below
+ * `minProbability`, loads nothing and the agent searches as usual.
+ */
+export interface ClassifierPreselect {
+  /** The classifier, or the id of one registered with `new Mastra({ classifiers })`. */
+  classifier: PreselectClassifier | string;
+  /** The classifier's choice question to ask. */
+  question: string;
+  /** Tool ids (or keys) to load per choice; every choice of the question, `[]` for none. */
+  tools: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Below this probability of its choice the classifier is ignored (a choice without a
+   * distribution is used as it is).
+   * @default 0.6
+   */
+  minProbability?: number;
+  /** Provider options for the classifier's call. */
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * Preselect with no model call: the catalog is ranked against the user's message and the tools
+ * scoring above `minScore` are loaded. Pick `minScore` from `tool-search eval` figures (the README
+ * says how).
+ */
+export interface IndexPreselect {
+  /** Tools must score above this (scores as `search_tools` shows them, BM25F plus id boosts). */
+  minScore: number;
+  /**
+   * Tools loaded per message at most.
+   * @default search.topK (5)
+   */
+  maxTools?: number;
+}
+
+/** Tools loaded from the user's message before the model's first step. */
+export type ToolSearchPreselect = ClassifierPreselect | IndexPreselect;
 
 /**
  * Options of {@link ToolSearchProcessor}: every option of Mastra's own processor, unchanged, plus
@@ -72,8 +143,30 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
    * @default 10_000
    */
   maxThreads?: number;
-  /** Request-aware policy; a throw, a rejection or a timeout means "not allowed". */
+  /**
+   * Request-aware policy; a throw, a rejection or a timeout means "not allowed". Deferred tools
+   * reach it only once resolved (`load` and `active` phases); their metadata goes to
+   * `deferredFilter`.
+   */
   filter?: (args: ToolSearchFilterArgs) => boolean | Promise<boolean>;
+  /**
+   * Tool metadata per request whose real tools are built only when loaded (MCP connectors that
+   * need the caller's credentials): listed only when a search, a listing or a loaded tool needs
+   * them, resolved once per step for the loading request alone. A resolved tool refuses to run
+   * under another request context (`request identity changed`). An id that another tool of the
+   * request has, or a meta-tool's name, makes the search or load that meets it throw.
+   */
+  deferredTools?: (args: {
+    requestContext?: RequestContext | undefined;
+  }) => Record<string, DeferredTool> | Promise<Record<string, DeferredTool>>;
+  /** Policy over deferred tools' metadata, asked before anything is resolved (every phase). */
+  deferredFilter?: (args: DeferredToolFilterArgs) => boolean | Promise<boolean>;
+  /**
+   * Load tools from the user's message before the model's first step, so a simple request needs
+   * no search round trip: a classifier's choice (Mastra's contract) or our index's ranking (no
+   * model call). Runs once per user message; never loads what the `load` filter denies.
+   */
+  preselect?: ToolSearchPreselect;
   /**
    * A filter that has not answered after this many ms counts as "not allowed".
    * @default 3_000

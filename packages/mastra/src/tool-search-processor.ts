@@ -5,6 +5,7 @@ import type {
 } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
 import {
+  type ActiveTool,
   CALL_TOOL_NAME,
   catalogInstructions,
   createToolSearchEngine,
@@ -16,9 +17,13 @@ import {
 } from 'tool-search-core';
 import { describeMastraTool } from './describe-mastra-tool';
 import { engineEmbeddingOptions } from './embed-with-embedder';
+import { latestUserText } from './latest-user-text';
+import { Preselector, registeredClassifier } from './preselect-step';
 import { keepRequestResult, requestResultsOf } from './request-results';
+import { RequestStates } from './request-states';
 import { threadIdOf } from './thread-id-of';
-import { guardLoadedTool, runMastraTool, toMastraMetaTool } from './to-mastra-tools';
+import { runMastraTool, toMastraMetaTool } from './to-mastra-tools';
+import { type RunChecks, toStepTool } from './to-step-tool';
 import { toolResultsOf } from './tool-results-of';
 import type { AnyMastraTool, ToolSearchProcessorOptions } from './tool-search-processor-options';
 
@@ -27,7 +32,7 @@ interface RequestView {
   requestContext: RequestContext | undefined;
   tools: Record<string, unknown> | undefined;
   messages: readonly unknown[] | undefined;
-  /** Mastra's per-request processor state, which carries this request's meta-tool results. */
+  /** The request's state (see {@link RequestStates}), which carries its meta-tool results. */
   state: Record<string, unknown> | undefined;
 }
 
@@ -50,6 +55,10 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   readonly #engine: ToolSearchEngine<AnyMastraTool, RequestContext>;
   readonly #includeResolvedTools: boolean;
   readonly #injectCatalog: boolean;
+  readonly #preselector: Preselector | undefined;
+  readonly #runChecks: RunChecks;
+  readonly #requestStates = new RequestStates();
+  #mastra: unknown;
   /**
    * Names `getLoadedToolsForRequestContext` returned, per request context: an agent converts
    * those tools and adds them to the request's own tools, where `processInputStep` must tell them
@@ -63,6 +72,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       includeResolvedTools,
       injectCatalog,
       filter,
+      deferredFilter,
+      preselect,
       embedder,
       embedderOptions,
       ...engineOptions
@@ -78,12 +89,39 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
         filter: ({ toolName, tool, requestContext, phase }) =>
           filter({ toolName, tool, requestContext, phase }),
       }),
+      ...(deferredFilter && {
+        deferredFilter: ({ toolName, tool, requestContext, phase }) =>
+          deferredFilter({ toolName, tool, requestContext, phase }),
+      }),
     });
+    this.#runChecks = {
+      filter: filter !== undefined,
+      deferredFilter: deferredFilter !== undefined,
+      budget: engineOptions.maxLoadedTools !== undefined,
+    };
+    this.#preselector =
+      preselect === undefined
+        ? undefined
+        : new Preselector(preselect, {
+            maxThreads: engineOptions.maxThreads,
+            onError: engineOptions.onError,
+            lookup: (id) => registeredClassifier(this.#mastra, id),
+          });
+  }
+
+  /**
+   * Called by Mastra when the agent is registered, so `preselect` can find a classifier given by
+   * its id.
+   * @param mastra - the Mastra instance
+   */
+  __registerMastra(mastra: unknown): void {
+    this.#mastra = mastra;
   }
 
   /**
    * Offers the meta-tools, the agent's own tools (withheld under `includeResolvedTools`) and the
-   * pinned and loaded tools, in that order, and explains the meta-tools in a system message.
+   * pinned and loaded tools, in that order, and explains the meta-tools in a system message. With
+   * `preselect`, first loads tools from the user's message (once per message).
    * @param args - Mastra's step arguments
    * @throws when an agent tool takes a meta-tool's name, or a loaded tool's name belongs to a
    *   different agent tool: either would silently replace one tool with another
@@ -101,7 +139,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
         );
       }
     }
-    const state = stateOf(args);
+    const state = this.#requestStates.of(args);
     const session = this.#createSession({
       requestContext: args.requestContext,
       tools: args.tools,
@@ -109,6 +147,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       state,
     });
     args.messageList.addSystem(session.instructions);
+    await this.#preselector?.run({ session, message: latestUserText(args), requestState: state });
     if (this.#injectCatalog) {
       const listed = (await session.listTools('search')).map(({ descriptor }) => descriptor);
       const catalog = catalogInstructions(listed, { autoLoad: session.engine.options.autoLoad });
@@ -122,7 +161,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
           keepRequestResult(state, { toolCallId, record: { toolName, output } });
     const ownTools = this.#includeResolvedTools ? {} : this.#agentOwnTools(agentTools, session);
     const loaded: [string, AnyMastraTool][] = [];
-    for (const { id, tool } of await session.offeredTools()) {
+    for (const active of await session.offeredTools()) {
+      const { id, tool } = active;
       if (Object.hasOwn(ownTools, id)) {
         // The same tool given to the agent too: offered once, as the agent's.
         if (isSameTool(ownTools[id], tool)) continue;
@@ -130,7 +170,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
           `ToolSearchProcessor: the loaded tool "${id}" conflicts with an always-available input tool of the same name (the agent's own tools). Rename one of them.`,
         );
       }
-      loaded.push([id, guardLoadedTool(tool, id, session)]);
+      loaded.push([id, this.#toStepTool(active, session)]);
     }
     // Built with own properties: a tool named `__proto__` stays a tool (see toToolRecord).
     const tools = toToolRecord<unknown>([
@@ -164,7 +204,9 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       requestContext,
       tools: args.stepArgs?.tools ?? args.tools,
       messages: args.stepArgs?.messages ?? args.messages,
-      state: args.stepArgs ? stateOf(args.stepArgs) : undefined,
+      state: args.stepArgs
+        ? this.#requestStates.of(args.stepArgs)
+        : this.#requestStates.peek(requestContext),
     });
     const tools = await this.#loadedTools(session);
     if (requestContext && typeof requestContext === 'object') {
@@ -234,11 +276,17 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       threadId: threadIdOf(request.requestContext),
       requestContext: request.requestContext,
       resolvedTools,
-      toolResults: [
-        ...conversation.records,
-        ...requestResultsOf(request.state, conversation.callIds),
-      ],
+      toolResults: conversation.records,
+      requestResults: requestResultsOf(request.state, conversation.callIds),
     });
+  }
+
+  /** The tool to offer for an active tool (see {@link toStepTool}). */
+  #toStepTool(
+    active: ActiveTool<AnyMastraTool>,
+    session: ToolSearchSession<AnyMastraTool, RequestContext>,
+  ): AnyMastraTool {
+    return toStepTool(active, session, this.#runChecks);
   }
 
   /**
@@ -263,7 +311,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     session: ToolSearchSession<AnyMastraTool, RequestContext>,
   ): Promise<Record<string, AnyMastraTool>> {
     const offered = await session.offeredTools();
-    return toToolRecord(offered.map(({ id, tool }) => [id, guardLoadedTool(tool, id, session)]));
+    return toToolRecord(offered.map((tool) => [tool.id, this.#toStepTool(tool, session)]));
   }
 }
 
@@ -279,12 +327,4 @@ function isSameTool(candidate: unknown, tool: AnyMastraTool): boolean {
     fields.id === tool.id &&
     fields.description === tool.description
   );
-}
-
-/** The step's per-request processor state, when Mastra gives one. */
-function stateOf(args: ProcessInputStepArgs): Record<string, unknown> | undefined {
-  const state: unknown = args.state;
-  return state !== null && typeof state === 'object'
-    ? (state as Record<string, unknown>)
-    : undefined;
 }

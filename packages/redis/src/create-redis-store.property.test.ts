@@ -2,11 +2,14 @@
  * Model-based property tests of the Redis store under the engine, against a real redis-server:
  * two engines (two "processes", one on ioredis and one on node-redis) share one Redis and change
  * threads with odd ids (`__proto__`, braces, lone surrogates) through random loads, unloads,
- * calls, parallel loads from both engines at once, restarts, store failures and clears. After
- * every command: every operation the store applied gave the result the core's reference
- * semantics (`applyLoadedToolsOperation`) gives on a model of the thread; every thread's stored
- * state equals the model's (no thread sees another's loads); each engine offers exactly the pins
- * and the stored tools, and `isActive` agrees.
+ * calls, parallel loads from both engines at once, restarts, store failures, clears, and changes
+ * that time out (held back past a short store timeout before their clock call, before the change
+ * goes out, or on their answer's way back). After every command: every operation the store
+ * applied gave the result the core's reference semantics (`applyLoadedToolsOperation`) gives on a
+ * model of the thread; a change that timed out left the thread unchanged, unless Redis had run it
+ * in time and `onLateChange` reported it; every thread's stored state equals the model's (no
+ * thread sees another's loads); each engine offers exactly the pins and the stored tools, and
+ * `isActive` agrees.
  *
  * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
@@ -25,6 +28,7 @@ import { commandsConstraints, propertyRuns } from 'tool-search-testing/property-
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createRedisStore, type RedisStore } from './create-redis-store';
 import { CLIENT_KINDS, type TestClient, uniquePrefix } from './test-utils/clients';
+import { type HookedClient, hookedClient } from './test-utils/hooked-client';
 
 const port = inject('redisPort');
 
@@ -65,18 +69,53 @@ interface Applied {
   change: LoadedToolsChange;
 }
 
-/** One engine process: its store (behind a switch that fails it) and what it applied. */
+/** Where a timed-out change is held back: its clock call, the change itself, or its answer. */
+type Stall = 'clock' | 'change' | 'answer';
+/** The script's operations that change a thread. */
+const CHANGES = new Set(['load', 'unload', 'touch', 'set', 'delete']);
+
+/**
+ * One engine process: its store (behind a switch that fails it), a second engine on a store that
+ * gives up after `IMPATIENT_TIMEOUT` (on a client that holds calls back when told), and what
+ * either applied (a late change as `onLateChange` reports it).
+ */
 class Process {
   readonly config: Config;
   readonly redis: RedisStore;
+  readonly hooked: HookedClient;
+  readonly impatientRedis: RedisStore;
   readonly applied: Applied[] = [];
   failing = false;
+  stall: Stall | undefined;
   engine: ToolSearchEngine<FakeTool>;
+  impatient: ToolSearchEngine<FakeTool>;
 
-  constructor(config: Config, redis: RedisStore) {
+  constructor(config: Config, connection: TestClient, store: { keyPrefix: string; ttl: number }) {
     this.config = config;
-    this.redis = redis;
+    this.redis = createRedisStore({
+      client: connection.client,
+      ...store,
+      timeout: PATIENT_TIMEOUT,
+    });
+    const holdBack = (where: Stall, args: readonly string[]) =>
+      this.stall === where && (where === 'clock' ? args[0] === 'clock' : CHANGES.has(args[0]!))
+        ? sleep(HOLD_BACK)
+        : undefined;
+    this.hooked = hookedClient(connection.client, {
+      beforeSend: (args) => holdBack('clock', args) ?? holdBack('change', args),
+      beforeAnswer: (args) => holdBack('answer', args),
+    });
+    this.impatientRedis = createRedisStore({
+      client: this.hooked.client,
+      ...store,
+      timeout: IMPATIENT_TIMEOUT,
+      onLateChange: ({ threadId, operation, change }) => {
+        if (operation.type !== 'set' && operation.type !== 'delete' && change)
+          this.applied.push({ thread: threadId, operation, change });
+      },
+    });
     this.engine = this.create();
+    this.impatient = this.createImpatient();
   }
 
   create(): ToolSearchEngine<FakeTool> {
@@ -94,6 +133,24 @@ class Process {
           return change;
         }),
     };
+    return this.engineOn(storage);
+  }
+
+  createImpatient(): ToolSearchEngine<FakeTool> {
+    const { impatientRedis } = this;
+    return this.engineOn({
+      get: (thread) => impatientRedis.get(thread),
+      set: (thread, state) => impatientRedis.set(thread, state),
+      delete: (thread) => impatientRedis.delete(thread),
+      update: async (thread, operation) => {
+        const change = await impatientRedis.update(thread, operation);
+        this.applied.push({ thread, operation, change });
+        return change;
+      },
+    });
+  }
+
+  engineOn(storage: LoadedToolsStore): ToolSearchEngine<FakeTool> {
     return createToolSearchEngine<FakeTool>({
       tools: CATALOG,
       describe: (tool, key) => ({ id: key, description: tool.description }),
@@ -111,6 +168,8 @@ class Process {
     return session.metaTools.find((tool) => tool.name === name)!.execute(input);
   }
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Each thread's loaded tools, as the core's reference semantics leave them. */
 class Model {
@@ -273,12 +332,69 @@ class ParallelLoadCommand implements RedisCommand {
   toString = () => `parallelLoad(${JSON.stringify(this.thread)}, ${JSON.stringify(this.names)})`;
 }
 
+/**
+ * A load, unload or call (a touch) through the impatient store, held back at one point past its
+ * timeout: the engine answers that it failed, and the thread is left as it was, unless Redis ran
+ * the change in time (only its answer held back), in which case `onLateChange` reported it and
+ * the model applies what it reported.
+ */
+class TimedOutCommand implements RedisCommand {
+  constructor(
+    readonly process: 0 | 1,
+    readonly thread: string,
+    readonly action: 'load' | 'unload' | 'call',
+    readonly names: string[],
+    readonly stall: Stall,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const process = real.processes[this.process];
+    const session = process.impatient.createSession({ threadId: this.thread });
+    const run = (name: string, input: unknown) =>
+      session.metaTools.find((tool) => tool.name === name)!.execute(input) as Promise<{
+        loaded?: string[];
+        unloaded?: string[];
+      }>;
+    process.stall = this.stall;
+    process.hooked.answered.length = 0;
+    try {
+      if (this.action === 'load') {
+        const output = await run('load_tool', { toolNames: this.names });
+        // Only a pin counts as loaded without the store.
+        for (const id of output.loaded ?? []) expect(model.config.pinned).toContain(id);
+      } else if (this.action === 'unload') {
+        const output = await run('unload_tool', { toolNames: this.names });
+        expect(output.unloaded ?? []).toEqual([]);
+      } else if (await session.isActive(this.names[0]!)) {
+        // Its read may time out too (it then finds nothing), but it never finds what is not there.
+        expect(model.active(this.thread)).toContain(this.names[0]);
+      }
+      await process.hooked.idle();
+      // The store reports a late answer once the client hands it over: a turn of the event loop.
+      await sleep(0);
+    } finally {
+      process.stall = undefined;
+    }
+    const changes = process.hooked.answered.filter((call) => CHANGES.has(call.args[0]!));
+    const applied = changes.filter((call) => call.answer !== 'late');
+    // Held back before it went out, a change reached Redis past its deadline, or never went out.
+    if (this.stall !== 'answer') expect(applied).toEqual([]);
+    // Every change Redis ran was answered too late for the engine, and reported once.
+    expect(process.applied.length).toBe(applied.length);
+    model.replay(process);
+    await checkAll(model, real);
+  }
+  toString = () =>
+    `timedOut(p${this.process}, ${JSON.stringify(this.thread)}, ${this.action} ${JSON.stringify(this.names)}, held at ${this.stall})`;
+}
+
 class RestartCommand implements RedisCommand {
   constructor(readonly process: 0 | 1) {}
   check = () => true;
   async run(model: Model, real: Real) {
     const process = real.processes[this.process];
     process.engine = process.create();
+    process.impatient = process.createImpatient();
     await checkAll(model, real);
   }
   toString = () => `restart(p${this.process})`;
@@ -353,6 +469,15 @@ const commandArbitraries: fc.Arbitrary<RedisCommand>[] = [
   fc.tuple(processArbitrary, fc.boolean()).map(([p, f]) => new FailCommand(p, f)),
   fc.tuple(processArbitrary, threadArbitrary).map(([p, t]) => new ClearCommand(p, t)),
   fc.constantFrom(0, 1, 5).map((ms) => new AdvanceCommand(ms)),
+  fc
+    .tuple(
+      processArbitrary,
+      threadArbitrary,
+      fc.constantFrom<TimedOutCommand['action'][]>('load', 'unload', 'call'),
+      fc.array(nameArbitrary, { minLength: 1, maxLength: 2 }),
+      fc.constantFrom<Stall[]>('clock', 'change', 'answer'),
+    )
+    .map(([p, t, a, n, s]) => new TimedOutCommand(p, t, a, n, s)),
 ];
 
 /** A hang guard for the whole property, not a speed gate. */
@@ -361,6 +486,10 @@ const HANG_GUARD = 300_000;
 const KEY_TTL = 60_000;
 /** Redis answers within a millisecond; a busy CI machine must never turn that into a failure. */
 const PATIENT_TIMEOUT = 10_000;
+/** The store that times out: short, so the suite stays fast; any call slower than it is fine. */
+const IMPATIENT_TIMEOUT = 20;
+/** How long a timed-out call is held back: twice the timeout, so it always times out. */
+const HOLD_BACK = 2 * IMPATIENT_TIMEOUT;
 
 describe.skipIf(port === 0)('createRedisStore under two engines and random use', () => {
   let connections: TestClient[] = [];
@@ -390,16 +519,7 @@ describe.skipIf(port === 0)('createRedisStore under two engines and random use',
             // One key prefix per run: the runs never see each other's threads.
             const keyPrefix = uniquePrefix('property');
             const [first, second] = connections.map(
-              (connection) =>
-                new Process(
-                  config,
-                  createRedisStore({
-                    client: connection.client,
-                    keyPrefix,
-                    timeout: PATIENT_TIMEOUT,
-                    ttl: KEY_TTL,
-                  }),
-                ),
+              (connection) => new Process(config, connection, { keyPrefix, ttl: KEY_TTL }),
             );
             await fc.asyncModelRun(
               () => ({ model, real: { processes: [first!, second!] as [Process, Process] } }),

@@ -42,6 +42,9 @@ describe('createRedisStore options', () => {
     expect(() => createRedisStore({ client, ttl: -1 })).toThrow(/ttl/);
     expect(() => createRedisStore({ client, ttl: 1.5 })).toThrow(/ttl/);
     expect(() => createRedisStore({ client, timeout: 0 })).toThrow(/timeout/);
+    expect(() => createRedisStore({ client, onLateChange: 'log' as never })).toThrow(
+      /onLateChange/,
+    );
     expect(() => createRedisStore({ client: {} as never })).toThrow(/ioredis.*node-redis/);
     expect(() => createRedisStore(undefined as never)).toThrow(/options/);
   });

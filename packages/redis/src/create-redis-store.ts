@@ -1,6 +1,5 @@
 import {
   DEFAULT_TTL,
-  type LoadedToolEntry,
   type LoadedToolsChange,
   type LoadedToolsOperation,
   type LoadedToolsState,
@@ -9,6 +8,18 @@ import {
 import { LOADED_TOOLS_SCRIPT, LOADED_TOOLS_SCRIPT_SHA } from './loaded-tools-script';
 import { type RedisClient, toScriptRunner } from './redis-client';
 import { RedisStoreError } from './redis-store-error';
+import {
+  finite,
+  LATE,
+  parseReply,
+  toArguments,
+  toChange,
+  toEntries,
+  toMicroseconds,
+  toolId,
+  wellFormed,
+  withinLimit,
+} from './script-protocol';
 
 /** The options of {@link createRedisStore} that are plain data, so they can come from a JSON config. */
 export interface RedisStoreConfig {
@@ -26,7 +37,9 @@ export interface RedisStoreConfig {
   ttl?: number;
   /**
    * How long one Redis call may take, in ms. Past it the call fails: the step goes on without the
-   * thread's loaded tools and `load_tool` answers that it could not load.
+   * thread's loaded tools and `load_tool` answers that it could not load. A change (load, unload,
+   * touch, set, delete) carries a deadline that Redis checks on its own clock, so one that reaches
+   * Redis too late changes nothing.
    * @default 1_000
    */
   timeout?: number;
@@ -36,6 +49,22 @@ export interface RedisStoreConfig {
 export interface RedisStoreOptions extends RedisStoreConfig {
   /** A connected ioredis (`new Redis()`, `new Cluster()`) or node-redis (`createClient()`) client. */
   client: RedisClient;
+  /**
+   * Called when a change whose call already failed with a timeout turns out to have been applied:
+   * Redis ran it before its deadline, but its answer came back after `timeout` (the network, or
+   * Redis, stalled between the two). Rare; log it, or hand it to the engine's `onError`. A change
+   * that Redis reaches after its deadline is never applied, so it is never reported here.
+   */
+  onLateChange?: ((event: RedisLateChange) => void) | undefined;
+}
+
+/** A change the store had reported as timed out, which Redis had applied in time after all. */
+export interface RedisLateChange {
+  threadId: string;
+  /** What the call asked for: an `update` operation, or a `set` or `delete` of the thread. */
+  operation: LoadedToolsOperation | { type: 'set'; state: LoadedToolsState } | { type: 'delete' };
+  /** What an `update` did, as its answer would have said; `undefined` for `set` and `delete`. */
+  change: LoadedToolsChange | undefined;
 }
 
 /** A loaded-tools store on Redis. Every method is one atomic Lua script call. */
@@ -54,11 +83,14 @@ export const DEFAULT_REDIS_TTL = DEFAULT_TTL;
  */
 export const DEFAULT_REDIS_TIMEOUT = 1_000;
 /**
- * Tool ids one call may carry. The engine sends at most 50 (a `load_tool` call's limit); far more
- * is a bug or an attack, would hold Redis busy in the script, and is past what node-redis can
- * pass as arguments (it overflows the call stack near 100,000).
+ * The share of `timeout` within which Redis must start a change: the last tenth is left for the
+ * answer's way back, so that a change Redis makes just in time is not answered just too late.
  */
-const MAX_IDS_PER_CALL = 10_000;
+const DEADLINE_SHARE = 0.9;
+/** `performance.now()` counts milliseconds; the deadline is in Redis's microseconds. */
+const MICROSECONDS_PER_MS = 1_000;
+/** The deadline argument of a read: it changes nothing, so it may run whenever Redis gets to it. */
+const NO_DEADLINE = '0';
 
 /**
  * Creates a loaded-tools store on Redis for servers that run many instances: every change to a
@@ -66,7 +98,9 @@ const MAX_IDS_PER_CALL = 10_000;
  * concurrent requests from any number of processes never lose each other's loads. A thread's key
  * expires after `ttl` of idleness. The store never throws into the agent's loop: a call that
  * fails or takes longer than `timeout` rejects, and the engine answers the model and emits
- * `onError`. The store does not own the client: close it yourself.
+ * `onError`. A change that timed out does not take effect later: Redis refuses it past its
+ * deadline (or, if Redis ran it in time and only its answer was late, `onLateChange` says so).
+ * The store does not own the client: close it yourself.
  *
  * @param options - the client, key prefix, ttl and timeout
  * @example
@@ -88,6 +122,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     throw new RangeError(`createRedisStore: ttl must be an integer >= 0 ms, got ${ttl}`);
   if (!(Number.isFinite(timeout) && timeout > 0))
     throw new RangeError(`createRedisStore: timeout must be > 0 ms, got ${timeout}`);
+  if (options.onLateChange !== undefined && typeof options.onLateChange !== 'function')
+    throw new TypeError('createRedisStore: onLateChange must be a function');
   const runner = toScriptRunner(options.client, LOADED_TOOLS_SCRIPT, LOADED_TOOLS_SCRIPT_SHA);
   const ttlArgument = String(ttl);
 
@@ -97,24 +133,79 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return `${keyPrefix}{${wellFormed(threadId, 'thread id')}}:tools`;
   };
 
-  const call = async (threadId: string, args: string[]): Promise<unknown> => {
+  /**
+   * A change carries a deadline on Redis's own clock, which the script checks before it changes
+   * anything: first a `clock` call reads Redis's time, then the change goes out with the part of
+   * the timeout that is left, added to that time. Only durations measured on this process's
+   * monotonic clock cross over, so the two clocks may be any distance apart. Resolves to `LATE`
+   * when no time is left to send it.
+   */
+  const sendChange = async (key: string, args: string[], started: number): Promise<unknown> => {
+    const now = toMicroseconds(await runner.run(key, ['clock']));
+    const left = started + timeout * DEADLINE_SHARE - performance.now();
+    if (!(left > 0)) return LATE;
+    if (!runner.isConnected())
+      throw new RedisStoreError('not-connected', 'Redis is not connected; the change was not sent');
+    const deadline = String(now + Math.floor(left * MICROSECONDS_PER_MS));
+    return runner.run(key, [args[0]!, ttlArgument, deadline, ...args.slice(1)]);
+  };
+
+  /** Sends a call, raced against `timeout`; a change (with its `operation`) carries a deadline. */
+  const call = async (
+    threadId: string,
+    args: string[],
+    operation?: RedisLateChange['operation'],
+  ): Promise<unknown> => {
     const key = keyOf(threadId);
     if (!runner.isConnected())
       throw new RedisStoreError('not-connected', 'Redis is not connected; the call was not sent');
-    const reply = runner.run(key, [args[0]!, ttlArgument, ...args.slice(1)]);
-    // A reply that comes after the timeout is dropped; its failure was already reported as one.
-    reply.catch(() => {});
+    const started = performance.now();
+    const reply =
+      operation === undefined
+        ? runner.run(key, [args[0]!, ttlArgument, NO_DEADLINE, ...args.slice(1)])
+        : sendChange(key, args, started);
+    let timedOut = false;
+    reply.then(
+      (answer) => {
+        if (timedOut && operation !== undefined) reportLate(threadId, operation, answer);
+      },
+      // A failure after the timeout was already reported as the timeout.
+      () => {},
+    );
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new RedisStoreError('timeout', `Redis did not answer within ${timeout} ms`)),
-        timeout,
-      );
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new RedisStoreError('timeout', `Redis did not answer within ${timeout} ms`));
+      }, timeout);
     });
     try {
       return parseReply(await Promise.race([reply, expired]));
     } finally {
       clearTimeout(timer);
+    }
+  };
+
+  const reportLate = (
+    threadId: string,
+    operation: RedisLateChange['operation'],
+    answer: unknown,
+  ): void => {
+    const onLateChange = options.onLateChange;
+    if (!onLateChange) return;
+    let change: LoadedToolsChange | undefined;
+    try {
+      const parsed = parseReply(answer);
+      change =
+        operation.type === 'set' || operation.type === 'delete' ? undefined : toChange(parsed);
+    } catch {
+      // Refused as late (nothing changed), or not the script's answer (nothing to report).
+      return;
+    }
+    try {
+      onLateChange({ threadId, operation, change });
+    } catch {
+      // A handler that throws must not turn into an unhandled rejection.
     }
   };
 
@@ -129,89 +220,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       // The engine never calls set on a store with update; it serves direct use and migrations.
       const tools = Array.isArray(state?.tools) ? state.tools : [];
       const pairs = withinLimit(tools).flatMap((entry) => [toolId(entry.id), finite(entry.usedAt)]);
-      await call(threadId, ['set', '0', '0', ...pairs]);
+      await call(threadId, ['set', '0', '0', ...pairs], { type: 'set', state });
     },
     async delete(threadId) {
-      await call(threadId, ['delete']);
+      await call(threadId, ['delete'], { type: 'delete' });
     },
     async update(threadId, operation) {
-      return toChange(await call(threadId, toArguments(operation)));
+      return toChange(await call(threadId, toArguments(operation), operation));
     },
   };
-}
-
-function toArguments(operation: LoadedToolsOperation): string[] {
-  switch (operation?.type) {
-    case 'load':
-      return [
-        'load',
-        finite(operation.at),
-        String(operation.maxLoadedTools ?? 0),
-        ...withinLimit(operation.ids).map(toolId),
-      ];
-    case 'unload':
-      return ['unload', '0', '0', ...withinLimit(operation.ids).map(toolId)];
-    case 'touch':
-      return ['touch', finite(operation.at), '0', toolId(operation.id)];
-    default:
-      throw new TypeError(
-        `createRedisStore: unknown operation ${JSON.stringify((operation as { type?: unknown })?.type)}`,
-      );
-  }
-}
-
-/**
- * Redis keeps keys and values as UTF-8 bytes, where a lone surrogate becomes U+FFFD: two thread
- * ids (or tool ids) that differ only there would become one. Such ids are refused instead.
- */
-function wellFormed(value: string, what: string): string {
-  if (!(value as unknown as { isWellFormed(): boolean }).isWellFormed())
-    throw new TypeError(
-      `createRedisStore: the ${what} ${JSON.stringify(value)} is not well-formed Unicode (it has a lone surrogate); Redis would store it as a different string`,
-    );
-  return value;
-}
-
-function withinLimit<T>(ids: readonly T[]): readonly T[] {
-  if (ids.length > MAX_IDS_PER_CALL)
-    throw new RangeError(
-      `createRedisStore: one call may carry at most ${MAX_IDS_PER_CALL} tool ids, got ${ids.length}`,
-    );
-  return ids;
-}
-
-function toolId(id: unknown): string {
-  return wellFormed(String(id), 'tool id');
-}
-
-function finite(value: number): string {
-  if (!Number.isFinite(value))
-    throw new TypeError(`createRedisStore: a time must be a finite number, got ${value}`);
-  return String(value);
-}
-
-function parseReply(reply: unknown): unknown {
-  const text = typeof reply === 'string' ? reply : Buffer.isBuffer(reply) ? reply.toString() : '';
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new RedisStoreError('bad-reply', 'Redis answered something that is not the script reply');
-  }
-}
-
-function toEntries(pairs: unknown): LoadedToolEntry[] {
-  if (!Array.isArray(pairs)) throw new RedisStoreError('bad-reply', 'Expected a list of tools');
-  const entries: LoadedToolEntry[] = [];
-  for (const pair of pairs) {
-    if (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'number')
-      entries.push({ id: pair[0], usedAt: pair[1] });
-  }
-  return entries;
-}
-
-function toChange(lists: unknown): LoadedToolsChange {
-  if (!Array.isArray(lists) || lists.length !== 4 || !lists.every(Array.isArray))
-    throw new RedisStoreError('bad-reply', 'Expected four lists of tool ids');
-  const [loaded, alreadyLoaded, evicted, unloaded] = lists as string[][];
-  return { loaded: loaded!, alreadyLoaded: alreadyLoaded!, evicted: evicted!, unloaded: unloaded! };
 }

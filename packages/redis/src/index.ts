@@ -1,4 +1,5 @@
 export type {
+  RedisLateChange,
   RedisStore,
   RedisStoreConfig,
   RedisStoreOptions,

@@ -7,16 +7,33 @@ import { createHash } from 'node:crypto';
  * both and compare.
  *
  * KEYS[1]: the thread's key, a string holding `[[id, usedAt], ...]` in load order.
- * ARGV: operation (get | load | unload | touch | set | delete), ttl in ms (0: no expiry), at (ms),
- * maxLoadedTools (0: no budget), then the ids (for `set`: id, usedAt, id, usedAt...).
- * Replies with JSON text: the stored pairs for `get`, else
- * `[loaded, alreadyLoaded, evicted, unloaded]`. The JSON is written by hand because Redis's
- * cjson writes an empty list as `{}` and numbers with 14 significant digits.
+ * ARGV: operation (clock | get | load | unload | touch | set | delete), ttl in ms (0: no expiry),
+ * deadline (µs on Redis's clock, `TIME`; 0: none), at (ms), maxLoadedTools (0: no budget), then
+ * the ids (for `set`: id, usedAt, id, usedAt...).
+ * Replies with JSON text: `[seconds, microseconds]` of Redis's clock for `clock`, the stored
+ * pairs for `get`, else `[loaded, alreadyLoaded, evicted, unloaded]`; or `late`, having changed
+ * nothing, when it runs after its deadline. The JSON is written by hand because Redis's cjson
+ * writes an empty list as `{}` and numbers with 14 significant digits.
  */
 export const LOADED_TOOLS_SCRIPT = `
 local key = KEYS[1]
 local op = ARGV[1]
+
+if op == 'clock' then
+  local now = redis.call('TIME')
+  return '[' .. now[1] .. ',' .. now[2] .. ']'
+end
+
 local ttl = tonumber(ARGV[2])
+local deadline = tonumber(ARGV[3])
+-- The caller gave up on this call at its deadline and answered that it failed: past it, the call
+-- must not change anything, not even the key's expiry.
+if deadline > 0 then
+  -- Redis before 5 replicates a script by its source, which may not write after reading TIME.
+  if redis.replicate_commands then redis.replicate_commands() end
+  local now = redis.call('TIME')
+  if tonumber(now[1]) * 1000000 + tonumber(now[2]) > deadline then return 'late' end
+end
 
 if op == 'delete' then
   redis.call('DEL', key)
@@ -52,7 +69,7 @@ local function without(values, gone)
   return kept
 end
 
-local at = tonumber(ARGV[3])
+local at = tonumber(ARGV[4])
 -- As the core's reference: a load or touch counts as no older than the thread's latest use, since
 -- processes' clocks differ and a change may arrive after a later one.
 if op == 'load' or op == 'touch' then
@@ -64,12 +81,12 @@ local loaded, already, evicted, unloaded = {}, {}, {}, {}
 local changed = false
 
 if op == 'load' then
-  local max = tonumber(ARGV[4])
+  local max = tonumber(ARGV[5])
   local position = {}
   for i, id in ipairs(ids) do
     if position[id] == nil then position[id] = i end
   end
-  for n = 5, #ARGV do
+  for n = 6, #ARGV do
     local id = ARGV[n]
     local i = position[id]
     if i then
@@ -114,7 +131,7 @@ if op == 'load' then
   end
 elseif op == 'unload' then
   local wanted = {}
-  for n = 5, #ARGV do wanted[ARGV[n]] = true end
+  for n = 6, #ARGV do wanted[ARGV[n]] = true end
   local keptIds, keptUsed = {}, {}
   for i, id in ipairs(ids) do
     if wanted[id] then
@@ -129,7 +146,7 @@ elseif op == 'unload' then
 elseif op == 'set' then
   ids, used = {}, {}
   local seen = {}
-  for n = 5, #ARGV - 1, 2 do
+  for n = 6, #ARGV - 1, 2 do
     local id = ARGV[n]
     if not seen[id] then
       seen[id] = true
@@ -140,7 +157,7 @@ elseif op == 'set' then
   changed = true
 elseif op == 'touch' then
   for i = 1, #ids do
-    if ids[i] == ARGV[5] then
+    if ids[i] == ARGV[6] then
       used[i] = at
       changed = true
       break

@@ -20,7 +20,13 @@ export function setup<TExpose extends ExposeMode = 'tools'>(
   options: Partial<ToolSearchOptions<Catalog, Context, TExpose>> = {},
 ) {
   const { tools, executions } = createCatalog(major);
-  const toolSearch = createToolSearch<Catalog, Context, TExpose>({ tools, ...options });
+  // These loops check what `'tools'` sends (each loaded tool joins the step's tools); the proxy
+  // (the default) has loops of its own, which pass `expose: 'proxy'`.
+  const toolSearch = createToolSearch<Catalog, Context, TExpose>({
+    tools,
+    expose: 'tools' as TExpose,
+    ...options,
+  });
   return { toolSearch, executions };
 }
 

@@ -10,7 +10,7 @@ describe('metaToolDefinitions', () => {
       'load_tool',
     ]);
     const search = definitions[0]!.function;
-    expect(search.description).toMatch(/^Find tools/);
+    expect(search.description).toMatch(/^Search the tool catalog/);
     expect(search.parameters).toMatchObject({
       type: 'object',
       properties: { query: { type: 'string' } },

@@ -325,6 +325,43 @@ describe("expose: 'proxy'", () => {
     expect(runs[0]?.tool).toBe(own);
   });
 
+  it('shows a deferred tool by its metadata and runs the tool resolved for this request', async () => {
+    const resolved: FakeTool = { description: 'CRM lookup with the caller credentials' };
+    const resolves: unknown[] = [];
+    const { engine, runs } = proxyEngine({
+      deferredTools: () => ({
+        crm_lookup: {
+          id: 'crm_lookup',
+          description: 'Look up an account in the CRM',
+          inputSchema: {
+            type: 'object',
+            properties: { account: { type: 'string' } },
+            required: ['account'],
+          },
+          resolve: ({ requestContext }) => {
+            resolves.push(requestContext);
+            return resolved;
+          },
+        },
+      }),
+    });
+    const session = engine.createSession({ threadId: 't1', requestContext: { plan: 'pro' } });
+    const loaded = await load(session, { toolName: 'crm_lookup' });
+    expect(loaded.tools).toEqual([
+      {
+        name: 'crm_lookup',
+        description: 'Look up an account in the CRM',
+        inputSchema: expect.objectContaining({ required: ['account'] }),
+      },
+    ]);
+    const next = engine.createSession({ threadId: 't1', requestContext: { plan: 'pro' } });
+    const refused = (await call(next, { name: 'crm_lookup', arguments: {} })) as CallToolRefusal;
+    expect(refused.errors).toEqual([{ path: '', message: expect.stringContaining('"account"') }]);
+    await call(next, { name: 'crm_lookup', arguments: { account: 'acme' } });
+    expect(runs.map((run) => run.tool)).toEqual([resolved]);
+    expect(resolves.at(-1)).toEqual({ plan: 'pro' });
+  });
+
   it('lets one engine serve proxy and tools sessions side by side', async () => {
     const { engine, runs } = proxyEngine({ expose: 'tools' });
     const plain = engine.createSession({ threadId: 't1' });

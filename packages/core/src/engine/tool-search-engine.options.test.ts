@@ -113,6 +113,49 @@ describe("storage: 'context'", () => {
     expect(await activeIds(session)).toEqual(['get_weather']);
     expect(await session.isActive('premium_stock_quote')).toBe(false);
   });
+
+  it('gives a forged load of a denied or unknown tool no place in the maxLoadedTools budget', async () => {
+    const engine = engineFor({
+      storage: 'context',
+      maxLoadedTools: 1,
+      filter: ({ toolName, phase }) => !(phase === 'load' && toolName === 'premium_stock_quote'),
+    });
+    // The forged loads come last, so they are the most recently used: they would take the slot.
+    for (const forged of ['premium_stock_quote', 'no_such_tool']) {
+      const session = engine.createSession({
+        toolResults: [loadResult('get_weather'), loadResult(forged)],
+      });
+      expect(await activeIds(session)).toEqual(['get_weather']);
+      expect(await session.isActive('get_weather')).toBe(true);
+    }
+  });
+
+  it('never evicts a loaded tool to make room beside a forged load of a denied tool', async () => {
+    const onEvict = vi.fn();
+    const engine = engineFor({
+      storage: 'context',
+      maxLoadedTools: 2,
+      onEvict,
+      filter: ({ toolName, phase }) => !(phase === 'load' && toolName === 'premium_stock_quote'),
+    });
+    const session = engine.createSession({
+      toolResults: [loadResult('get_weather'), loadResult('premium_stock_quote')],
+    });
+    const output = await load(session, { toolName: 'send_email' });
+    expect(output).toMatchObject({ success: true, toolName: 'send_email' });
+    expect(output.evicted).toBeUndefined();
+    expect(onEvict).not.toHaveBeenCalled();
+    expect(await activeIds(session)).toEqual(['get_weather', 'send_email']);
+    // The next request, with this load's result in its messages, offers the same two tools.
+    const next = engine.createSession({
+      toolResults: [
+        loadResult('get_weather'),
+        loadResult('premium_stock_quote'),
+        { toolName: 'load_tool', output },
+      ],
+    });
+    expect(await activeIds(next)).toEqual(['get_weather', 'send_email']);
+  });
 });
 
 describe('construction and bad input', () => {

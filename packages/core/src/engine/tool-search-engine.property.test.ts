@@ -1,7 +1,8 @@
 /**
  * Model-based property tests of the engine: random sequences of searches, loads, unloads, calls,
  * filter changes, thread switches, clock advances, request-resolved tools, conversation trims,
- * forged results, restarts and store failures, run against the real engine and a small
+ * forged results, restarts, store failures and store changes that time out, run against the real
+ * engine and a small
  * reference model. After every command the engine must agree with the model, and:
  * - the active set is a subset of (allowed by the filter) ∪ pinned;
  * - the loaded tools keep their order: they only append, except for what a result reported as
@@ -230,6 +231,8 @@ class Model {
   clock = 1_000_000;
   variant: CatalogVariant = 'full';
   failing = false;
+  /** The store's changes time out (its reads still answer). */
+  timingOut = false;
   readonly policy = new Map<string, Verdict>();
   /** Store slots by thread, least recently accessed first (the memory store's order). */
   readonly slots = new Map<string, Slot>();
@@ -332,9 +335,19 @@ class Model {
     return entries;
   }
 
+  /**
+   * The replay without what a forged result may name: a tool this request does not know or may
+   * not load was never loaded, so it takes no place in the budget.
+   */
+  derived(conversation: Conversation, resolved: number): ModelEntry[] {
+    return this.replay(conversation, resolved).filter(
+      (entry) => this.lookup(entry.id, resolved) !== undefined && this.allows(entry.id, 'load'),
+    );
+  }
+
   /** Entries a request reads: the store's (a failing store reads as empty) or the replay. */
   readEntries(conversation: Conversation, resolved: number): ModelEntry[] {
-    if (!this.usesStore(conversation)) return this.replay(conversation, resolved);
+    if (!this.usesStore(conversation)) return this.derived(conversation, resolved);
     if (this.failing) return [];
     return this.storeGet(threadOf(conversation)!);
   }
@@ -382,12 +395,12 @@ class Model {
     apply: (entries: ModelEntry[]) => ModelChange,
   ): ModelChange | 'failed' {
     if (this.usesStore(conversation)) {
-      if (this.failing) return 'failed';
+      if (this.failing || this.timingOut) return 'failed';
       return this.storeChange(threadOf(conversation)!, apply);
     }
     // Under context the request's own entries start from its replay (used-at = result position),
     // and the change is applied at the current time, which is later than any position.
-    return apply(this.replay(conversation, resolved));
+    return apply(this.derived(conversation, resolved));
   }
 }
 
@@ -423,13 +436,30 @@ function createGetSetStore(): LoadedToolsStore & {
   };
 }
 
-/** A store that fails every call while `failing` is set, leaving the store behind it untouched. */
+/**
+ * A store whose changes (`update`, `set`, `delete`) time out while `isTimingOut()`: each rejects
+ * as a store that gave up waiting does, and never lands later, which is what a store with
+ * deadlines guarantees (the Redis store's suite checks that against a real Redis); reads answer.
+ */
+function timingOutStore(inner: LoadedToolsStore, isTimingOut: () => boolean): LoadedToolsStore {
+  const timedOut = () => Promise.reject(new Error('the store did not answer in time'));
+  return {
+    get: (thread) => inner.get(thread),
+    set: (thread, state) => (isTimingOut() ? timedOut() : inner.set(thread, state)),
+    delete: (thread) => (isTimingOut() ? timedOut() : inner.delete(thread)),
+    ...(inner.update && {
+      update: (thread, operation) =>
+        isTimingOut() ? timedOut() : inner.update!(thread, operation),
+    }),
+  };
+}
 
 class World {
   readonly config: Config;
   readonly policy = new Map<string, Verdict>();
   variant: CatalogVariant = 'full';
   failing = false;
+  timingOut = false;
   readonly conversations = new Map<Conversation, ToolResultRecord[]>();
   /** The store the engine uses (absent under context and for the built-in one). */
   readonly store:
@@ -441,7 +471,7 @@ class World {
   disturbance = 0;
   readonly observed = new Map<
     Conversation,
-    { ids: string[]; disturbance: number; resolved: number }
+    { ids: string[]; disturbance: number; resolved: number; overBudget: boolean }
   >();
 
   constructor(config: Config) {
@@ -464,7 +494,10 @@ class World {
         ? ('in-memory' as const)
         : config.storage === 'context'
           ? ('context' as const)
-          : failingStore(this.store!, () => this.failing);
+          : failingStore(
+              timingOutStore(this.store!, () => this.timingOut),
+              () => this.failing,
+            );
     return createToolSearchEngine<FakeTool, Context>({
       tools: STATIC_RECORDS[this.variant],
       describe: (tool) => ({ id: tool.id, description: tool.description }),
@@ -520,7 +553,13 @@ async function checkWorld(
 ): Promise<void> {
   const session = world.session(conversation, resolved);
   const active = await session.activeTools();
-  const expected = model.active(conversation, resolved, model.readEntries(conversation, resolved));
+  const entries = model.readEntries(conversation, resolved);
+  const expected = model.active(conversation, resolved, entries);
+  // Under context, parallel loads can leave more tools than the budget (a known limit): the read
+  // then drops the least recently used without a result saying so, and a later load of one of
+  // them puts it back in its first place, not at the end.
+  const max = model.config.maxLoadedTools;
+  const overBudget = !model.usesStore(conversation) && max !== undefined && entries.length > max;
   expect(active.map(({ id, pinned }) => ({ id, pinned }))).toEqual(expected);
 
   // Active ⊆ allowed ∪ pinned, each tool known to this request, each once.
@@ -535,11 +574,21 @@ async function checkWorld(
   // Loaded tools only append, except for reported removals, unless the world changed around them.
   const loaded = active.filter((tool) => !tool.pinned).map((tool) => tool.id);
   const previous = world.observed.get(conversation);
-  if (previous && previous.disturbance === world.disturbance && previous.resolved === resolved) {
+  if (
+    previous &&
+    previous.disturbance === world.disturbance &&
+    previous.resolved === resolved &&
+    !previous.overBudget
+  ) {
     const kept = previous.ids.filter((id) => !removed.includes(id));
     expect(loaded.slice(0, kept.length)).toEqual(kept);
   }
-  world.observed.set(conversation, { ids: loaded, disturbance: world.disturbance, resolved });
+  world.observed.set(conversation, {
+    ids: loaded,
+    disturbance: world.disturbance,
+    resolved,
+    overBudget,
+  });
 
   // The store holds exactly the model's state, for this thread and (without expiry) every thread.
   if (model.config.storage === 'context') return;
@@ -925,7 +974,8 @@ class CallCommand implements EngineCommand {
       active &&
       model.config.maxLoadedTools !== undefined &&
       model.usesStore(this.conversation) &&
-      !model.failing
+      !model.failing &&
+      !model.timingOut
     ) {
       model.storeChange(threadOf(this.conversation)!, (current) => {
         const entry = current.find((candidate) => candidate.id === id);
@@ -1039,7 +1089,7 @@ class ClearCommand implements EngineCommand {
   async run(model: Model, world: World) {
     const thread = threadOf(this.conversation);
     const cleared = thread === undefined ? Promise.resolve() : world.engine.clearState(thread);
-    if (model.usesStore(this.conversation) && model.failing) {
+    if (model.usesStore(this.conversation) && (model.failing || model.timingOut)) {
       await expect(cleared).rejects.toThrow();
     } else {
       await cleared;
@@ -1049,6 +1099,30 @@ class ClearCommand implements EngineCommand {
     await checkWorld(model, world, this.conversation, 0);
   }
   toString = () => `clearState(${this.conversation})`;
+}
+
+/**
+ * A search, load, unload, call or clear whose store changes time out: the engine answers that it
+ * failed (a call's touch is dropped quietly) and the state is what it was.
+ */
+class TimeoutCommand implements EngineCommand {
+  constructor(
+    readonly inner: SearchCommand | LoadCommand | UnloadCommand | CallCommand | ClearCommand,
+  ) {}
+  check = (model: Readonly<Model>) =>
+    (model.config.storage === 'memory' || model.config.storage === 'get-set') &&
+    this.inner.check(model);
+  async run(model: Model, world: World) {
+    model.timingOut = true;
+    world.timingOut = true;
+    try {
+      await this.inner.run(model, world);
+    } finally {
+      model.timingOut = false;
+      world.timingOut = false;
+    }
+  }
+  toString = () => `timesOut(${this.inner.toString()})`;
 }
 
 const commandArbitraries: fc.Arbitrary<EngineCommand>[] = [
@@ -1100,6 +1174,32 @@ const commandArbitraries: fc.Arbitrary<EngineCommand>[] = [
   fc.constantFrom<CatalogVariant>('full', 'reduced').map((variant) => new RestartCommand(variant)),
   fc.boolean().map((failing) => new FailCommand(failing)),
   conversationArbitrary.map((c) => new ClearCommand(c)),
+  fc
+    .oneof(
+      fc
+        .tuple(conversationArbitrary, fc.constantFrom(...QUERIES), resolvedArbitrary)
+        .map(([c, q, r]) => new SearchCommand(c, q, undefined, r)),
+      fc
+        .tuple(
+          conversationArbitrary,
+          fc.array(nameArbitrary, { minLength: 1, maxLength: 3 }),
+          fc.boolean(),
+          resolvedArbitrary,
+        )
+        .map(([c, n, s, r]) => new LoadCommand(c, n, s, r)),
+      fc
+        .tuple(
+          conversationArbitrary,
+          fc.array(nameArbitrary, { minLength: 1, maxLength: 2 }),
+          resolvedArbitrary,
+        )
+        .map(([c, n, r]) => new UnloadCommand(c, n, r)),
+      fc
+        .tuple(conversationArbitrary, nameArbitrary, resolvedArbitrary)
+        .map(([c, n, r]) => new CallCommand(c, n, r)),
+      conversationArbitrary.map((c) => new ClearCommand(c)),
+    )
+    .map((inner) => new TimeoutCommand(inner)),
 ];
 
 async function runSequence(config: Config, commands: Iterable<EngineCommand>): Promise<void> {
@@ -1146,6 +1246,35 @@ const FOUND_SEQUENCES: readonly (readonly [Config, EngineCommand[]])[] = [
       new LoadCommand('t1', ['get_weather'], true, 0),
       new AdvanceCommand(TTL + 1),
       new ParallelLoadCommand('t1', ['nope', ''], 0),
+    ],
+  ],
+  // A forged load of a name that is no tool took the only place in the budget under context
+  // storage, so the load beside it offered nothing.
+  [
+    { ...BASE_CONFIG, ttl: 0, maxThreads: 2, maxLoadedTools: 1 },
+    [
+      new ForgeCommand('anon-2', 'search_tools'),
+      new ParallelLoadCommand('anon-2', ['get_weather', 'get_weather'], 0),
+    ],
+  ],
+  // The same with a tool the `load` filter denies: forged after a real load, it pushed it out.
+  [
+    { ...BASE_CONFIG, storage: 'context', maxLoadedTools: 1, filter: true },
+    [
+      new LoadCommand('t1', ['send_email'], true, 0),
+      new PolicyCommand('create_issue', 'load', 'deny'),
+      new ForgeCommand('t1', 'create_issue'),
+      new StepCommand('t1', 0),
+    ],
+  ],
+  // Parallel loads under context left four tools for a budget of three; the read dropped the
+  // oldest, and loading it again put it back in front (a fault of the model's order check).
+  [
+    { ...BASE_CONFIG, storage: 'context', ttl: 0, maxThreads: 2, maxLoadedTools: 3 },
+    [
+      new ParallelLoadCommand('__proto__', ['__proto__', 'get_weather'], 0),
+      new ParallelLoadCommand('__proto__', ['send_email', 'translate'], 2),
+      new LoadCommand('__proto__', ['__proto__'], false, 2),
     ],
   ],
 ];

@@ -6,6 +6,7 @@ import { SnapshotError } from '../search/snapshot-ranking';
 import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore, type StateStats } from '../state/memory-store';
+import { DeferredCatalogs } from './deferred-tools';
 import {
   decodeEngineSnapshot,
   type EngineSnapshotParts,
@@ -64,6 +65,8 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
   readonly store: LoadedToolsStore | undefined;
   readonly #memoryStore: MemoryStore | undefined;
   readonly #requestCatalogs: RequestCatalogs<TTool>;
+  /** @internal The catalogs of `deferredTools` metadata; `undefined` without the option. */
+  readonly deferredCatalogs: DeferredCatalogs<TTool> | undefined;
 
   constructor(options: ToolSearchEngineOptions<TTool, TContext>) {
     if (!options || typeof options !== 'object')
@@ -103,6 +106,10 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
       throw new TypeError(
         "ToolSearchEngine: expose: 'proxy' needs `runTool`, which call_tool runs loaded tools with",
       );
+    for (const name of ['deferredTools', 'deferredFilter'] as const) {
+      if (options[name] !== undefined && typeof options[name] !== 'function')
+        throw new TypeError(`ToolSearchEngine: \`${name}\` must be a function`);
+    }
     const fusion = resolveFusion(options.fusion);
     this.catalog = buildCatalog(options.tools, options.describe, 'tools');
     // Pins may name a tool by id or by key; the rest of the engine works with ids.
@@ -158,6 +165,9 @@ export class ToolSearchEngine<TTool, TContext = unknown> {
     if (snapshot?.vectors && this.vectorCache) {
       restoreVectors(this.vectorCache, snapshot.vectors, options);
     }
+    this.deferredCatalogs = options.deferredTools
+      ? new DeferredCatalogs<TTool>(options.index)
+      : undefined;
     this.#requestCatalogs = new RequestCatalogs({
       describe: options.describe,
       indexOptions: options.index,

@@ -3,6 +3,7 @@ import { callLoadedTool } from '../meta-tools/call-tool';
 import { createMetaTools } from '../meta-tools/create-meta-tools';
 import type { CallToolOutcome } from '../meta-tools/meta-tool-schemas';
 import { toolSearchInstructions } from '../meta-tools/meta-tool-texts';
+import type { ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndex } from '../search/tool-index';
 import { applyLoadedToolsOperation } from '../state/apply-loaded-tools-operation';
 import { type DerivedTool, deriveLoadedTools } from '../state/context-state';
@@ -11,9 +12,11 @@ import type {
   LoadedToolsChange,
   LoadedToolsOperation,
 } from '../state/loaded-tools-store';
+import type { DeferredTool, ToolResolutionError } from './deferred-tools';
 import { runExclusive } from './exclusive';
 import { type RequestCatalog, ResolvedTools } from './request-catalogs';
 import { runFilter } from './run-filter';
+import { SessionDeferredTools } from './session-deferred-tools';
 import { type CatalogEntry, idIn } from './tool-catalog';
 import type { ToolSearchEngine } from './tool-search-engine';
 import type {
@@ -43,6 +46,10 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   /** The engine this session belongs to (its options, catalog and index). */
   readonly engine: ToolSearchEngine<TTool, TContext>;
   readonly #resolved: RequestCatalog<TTool> | undefined;
+  /** The request's deferred tools, when the engine has a `deferredTools` source. */
+  readonly #deferred: SessionDeferredTools<TTool, TContext> | undefined;
+  /** Tools the request's own earlier results loaded (`requestResults`): the load filter passed them. */
+  readonly #trusted: ReadonlySet<string>;
   /** Tools the conversation's tool results leave loaded (by id), derived once per `setToolResults`. */
   #derived: DerivedTool[];
   /** Loads made in this session that its tool results do not show yet (no store, or no thread). */
@@ -68,7 +75,10 @@ export class ToolSearchSession<TTool, TContext = unknown> {
         "ToolSearchSession: expose: 'proxy' needs the engine's `runTool`, which call_tool runs loaded tools with",
       );
     this.#resolved = resolvedOf(engine, init.resolvedTools);
-    this.#derived = this.#derive(init.toolResults ?? []);
+    this.#deferred = engine.deferredCatalogs ? new SessionDeferredTools(this) : undefined;
+    const own = [...(init.requestResults ?? [])];
+    this.#derived = this.#derive([...(init.toolResults ?? []), ...own]);
+    this.#trusted = new Set(this.#derive(own).map((tool) => tool.name));
     this.metaTools = createMetaTools(this);
   }
 
@@ -105,13 +115,47 @@ export class ToolSearchSession<TTool, TContext = unknown> {
 
   /** @internal The indexes searched for this request: static first, then request-resolved. */
   get indexes(): ToolIndex[] {
-    return this.#resolved ? [this.engine.index, this.#resolved.index] : [this.engine.index];
+    const indexes = this.#resolved
+      ? [this.engine.index, this.#resolved.index]
+      : [this.engine.index];
+    const deferred = this.#deferred?.catalog;
+    if (deferred) indexes.push(deferred.index);
+    return indexes;
   }
 
   /** @internal What this request ranks, in the order of `indexes`: each index with its catalog. */
-  get searchables(): Searchable<TTool>[] {
+  get searchables(): Searchable<unknown>[] {
     const own = { index: this.engine.index, catalog: this.engine.catalog };
-    return this.#resolved ? [own, this.#resolved] : [own];
+    const searchables: Searchable<unknown>[] = this.#resolved ? [own, this.#resolved] : [own];
+    const deferred = this.#deferred?.catalog;
+    if (deferred) searchables.push(deferred);
+    return searchables;
+  }
+
+  /**
+   * Fetches the request's deferred tools (`deferredTools`) when they are needed and not fetched
+   * yet: always without `names` (a search, a listing), and with `names` only when one of them is
+   * no static or request-resolved tool. Rejects when the source failed or listed a duplicate.
+   * @param names - the names about to be looked up, if that is the need
+   */
+  async prepareDeferred(names?: Iterable<string>): Promise<void> {
+    if (!this.#deferred) return;
+    if (names !== undefined && [...names].every((name) => this.lookup(name) !== undefined)) return;
+    await this.#deferred.fetch();
+  }
+
+  /**
+   * The id a name stands for in this request: an id or key of a static, request-resolved or
+   * (once fetched, see {@link prepareDeferred}) deferred tool.
+   * @param name - an id, or the key a tool is listed under
+   */
+  idOf(name: string): string | undefined {
+    return this.lookup(name)?.descriptor.id ?? this.#deferred?.entry(name)?.descriptor.id;
+  }
+
+  /** @internal Why a deferred tool could not be resolved in this session, if it was tried and failed. */
+  resolutionError(id: string): ToolResolutionError | undefined {
+    return this.#deferred?.failure(id);
   }
 
   /** @internal Whether a static id is hidden by a request-resolved tool of the same id. */
@@ -146,8 +190,19 @@ export class ToolSearchSession<TTool, TContext = unknown> {
    * Every tool of this request that the filter allows in `phase`, in catalog order: for listing
    * the catalog to the model (Mastra's `injectCatalog`).
    */
-  async listTools(phase: FilterPhase = 'search'): Promise<CatalogEntry<TTool>[]> {
-    const entries = [...this.knownIds()].map((id) => this.lookup(id)!);
+  async listTools(
+    phase: FilterPhase = 'search',
+  ): Promise<CatalogEntry<TTool | DeferredTool<TTool>>[]> {
+    const entries: CatalogEntry<TTool | DeferredTool<TTool>>[] = [...this.knownIds()].map(
+      (id) => this.lookup(id)!,
+    );
+    // Deferred metadata is listed as it is (nothing is resolved for a listing); a source that
+    // failed leaves the rest listed (the failure went to `onError`).
+    const deferred = await this.prepareDeferred().then(
+      () => this.#deferred?.catalog?.catalog.values() ?? [],
+      () => [],
+    );
+    entries.push(...deferred);
     const allowed = await Promise.all(
       entries.map((entry) => this.allows(entry.descriptor.id, phase)),
     );
@@ -169,24 +224,37 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       ? withinBudget(await this.readEntries(), this.engine.options.maxLoadedTools)
       : [];
     const fromContext = !this.usesStore;
-    const candidates: ActiveTool<TTool>[] = [];
+    // Only a loaded tool that no static or request-resolved tool answers needs the deferred list;
+    // a source that fails withholds the deferred tools (reported) and nothing else.
+    await this.prepareDeferred(entries.map((entry) => entry.id)).catch(() => undefined);
+    const candidates: ActiveTool<TTool | undefined>[] = [];
     for (const id of pinned) {
       const entry = this.lookup(id);
       if (entry) candidates.push({ id, tool: entry.tool, pinned: true });
     }
     for (const { id } of entries) {
-      const entry = pinned.has(id) ? undefined : this.lookup(id);
+      if (pinned.has(id)) continue;
+      const entry = this.lookup(id);
       if (entry) candidates.push({ id, tool: entry.tool, pinned: false });
+      else if (this.#deferred?.entry(id))
+        candidates.push({ id, tool: undefined, pinned: false, deferred: true });
     }
     // Filters may be slow (a policy service): ask for every candidate at once, keep the order.
+    // A deferred tool is resolved by its first `load` or `active` check.
     const allowed = await Promise.all(
       candidates.map(
         async ({ id, pinned: isPinned }) =>
-          (isPinned || !fromContext || (await this.allows(id, 'load'))) &&
+          (isPinned || !fromContext || this.#trusted.has(id) || (await this.allows(id, 'load'))) &&
           this.allows(id, 'active'),
       ),
     );
-    return candidates.filter((_, position) => allowed[position]);
+    return candidates
+      .filter((_, position) => allowed[position])
+      .map((candidate) =>
+        candidate.deferred
+          ? { ...candidate, tool: this.#deferred!.resolved(candidate.id)! }
+          : (candidate as ActiveTool<TTool>),
+      );
   }
 
   /**
@@ -203,52 +271,97 @@ export class ToolSearchSession<TTool, TContext = unknown> {
    * when the tool is about to execute; a tool the model names without loading it is refused.
    */
   async isActive(toolName: string): Promise<boolean> {
-    const id = this.lookup(toolName)?.descriptor.id ?? toolName;
+    return (await this.activeTool(toolName)) !== undefined;
+  }
+
+  /**
+   * The tool a name stands for, when the model may run it now (as {@link isActive} decides, with
+   * the same report and budget touch): the object to run (a deferred tool resolved for this
+   * request), the key it is listed under, and the descriptor the model was shown.
+   * @param toolName - an id or a key, as the model wrote it
+   */
+  async activeTool(
+    toolName: string,
+  ): Promise<(ActiveTool<TTool> & { key: string; descriptor: ToolDescriptor }) | undefined> {
     // The policy may have changed since this session answered (a tool object kept from an
     // earlier step, an approval that waited): a tool runs only if the filter allows it now.
     this.#filterAnswers.clear();
-    const active = (await this.activeTools()).some((tool) => tool.id === id);
-    if (!active) {
+    const active = await this.activeTools();
+    // After activeTools, which fetches the deferred tools a loaded name may stand for.
+    const id = this.idOf(toolName) ?? toolName;
+    const found = active.find((tool) => tool.id === id);
+    const entry = found && (this.lookup(id) ?? this.#deferred?.entry(id));
+    if (!found || !entry) {
       this.emit('onDenied', {
         threadId: this.threadId,
         toolName,
         phase: 'execute',
         reason: 'not-active',
       });
-      return false;
+      return undefined;
     }
     if (this.engine.options.maxLoadedTools !== undefined) await this.touch(id);
-    return true;
+    return { ...found, key: entry.key, descriptor: entry.descriptor };
+  }
+
+  /**
+   * The descriptor a name stands for in this request (static, request-resolved, or an already
+   * fetched deferred tool's metadata): what `load_tool` shows the model under proxy.
+   * @param name - an id or a key
+   */
+  descriptorOf(name: string): ToolDescriptor | undefined {
+    return (this.lookup(name) ?? this.#deferred?.entry(name))?.descriptor;
   }
 
   /** @internal Asks the filter, once per tool and phase in this session, with the tool's id. */
   allows(name: string, phase: FilterPhase): Promise<boolean> {
     const filter = this.engine.options.filter;
-    if (!filter) return Promise.resolve(true);
+    if (!filter && !this.#deferred) return Promise.resolve(true);
     const entry = this.lookup(name);
-    if (!entry) return Promise.resolve(false);
-    const id = entry.descriptor.id;
+    const deferred = entry ? undefined : this.#deferred?.entry(name);
+    if (!entry && !deferred) return Promise.resolve(false);
+    if (entry && !filter) return Promise.resolve(true);
+    const id = (entry ?? deferred)!.descriptor.id;
     const key = `${phase}\u0000${id}`;
     let answer = this.#filterAnswers.get(key);
     if (!answer) {
-      answer = runFilter(
-        filter,
-        { toolName: id, tool: entry.tool, requestContext: this.requestContext, phase },
-        this.engine.options.filterTimeout,
-      ).then((verdict) => {
-        if (verdict.allowed) return true;
-        this.deny(id, phase, verdict.reason);
-        if (verdict.error !== undefined)
-          this.emit('onError', {
-            threadId: this.threadId,
-            operation: `filter:${phase}`,
-            error: verdict.error,
-          });
-        return false;
-      });
+      answer = entry ? this.#askFilter(id, entry.tool, phase) : this.#allowsDeferred(id, phase);
       this.#filterAnswers.set(key, answer);
     }
     return answer;
+  }
+
+  /** Asks the engine's filter about a real tool, reporting a refusal. */
+  async #askFilter(id: string, tool: TTool, phase: FilterPhase): Promise<boolean> {
+    const verdict = await runFilter(
+      this.engine.options.filter!,
+      { toolName: id, tool, requestContext: this.requestContext, phase },
+      this.engine.options.filterTimeout,
+    );
+    if (verdict.allowed) return true;
+    this.deny(id, phase, verdict.reason);
+    if (verdict.error !== undefined)
+      this.emit('onError', {
+        threadId: this.threadId,
+        operation: `filter:${phase}`,
+        error: verdict.error,
+      });
+    return false;
+  }
+
+  /**
+   * A deferred tool: its metadata must pass `deferredFilter`, which is all a search asks; a load
+   * or an active tool is then resolved, and the engine's filter asked about the real tool.
+   */
+  async #allowsDeferred(id: string, phase: FilterPhase): Promise<boolean> {
+    if (!(await this.#deferred!.allowsMetadata(id, phase))) return false;
+    if (phase === 'search') return true;
+    const tool = await this.#deferred!.resolve(id);
+    if (tool === undefined) {
+      this.deny(id, phase, 'resolve-error');
+      return false;
+    }
+    return this.engine.options.filter ? this.#askFilter(id, tool, phase) : true;
   }
 
   /** @internal Reports a refusal to the operator. */
@@ -327,9 +440,21 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       }
     }
     // Under 'context', and for a request without a thread: this request's messages plus its own
-    // loads. A derived tool counts as used when a result last loaded it.
-    const entries: LoadedToolEntry[] = this.#derived
-      .filter((tool) => !this.#removed.has(tool.name))
+    // loads. A derived tool counts as used when a result last loaded it. Messages can be forged:
+    // a name this request does not know or may not load was never loaded, so it takes no place in
+    // the budget (it would evict a real load, or push one out of `activeTools`).
+    const derived = this.#derived.filter((tool) => !this.#removed.has(tool.name));
+    // A name no static or request-resolved tool answers may be a deferred tool's.
+    await this.prepareDeferred(derived.map((tool) => tool.name)).catch(() => undefined);
+    const loadable = await Promise.all(
+      derived.map(
+        async (tool) =>
+          this.idOf(tool.name) !== undefined &&
+          (this.#trusted.has(tool.name) || (await this.allows(tool.name, 'load'))),
+      ),
+    );
+    const entries: LoadedToolEntry[] = derived
+      .filter((_, position) => loadable[position])
       .map((tool) => ({ id: tool.name, usedAt: tool.lastLoadedAt }));
     const seen = new Set(this.#derived.map((tool) => tool.name));
     for (const entry of this.#ownEntries) if (!seen.has(entry.id)) entries.push({ ...entry });

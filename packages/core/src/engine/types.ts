@@ -4,13 +4,13 @@ import type { JSONSchema, ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
 import type { ToolResultRecord } from '../state/context-state';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
+import type { DeferredToolsOptions } from './deferred-tools';
+import type { FilterPhase } from './filter-phase';
 import type { ResolvedTools } from './request-catalogs';
 
 export type { ToolResultRecord } from '../state/context-state';
+export type { FilterPhase } from './filter-phase';
 export { CALL_TOOL_NAME, META_TOOL_NAMES, RESERVED_TOOL_NAMES } from './meta-tool-names';
-
-/** Where a filter is being asked: search results, a load, or a tool already loaded. */
-export type FilterPhase = 'search' | 'load' | 'active';
 
 /** What a filter is asked about. */
 export interface ToolFilterArgs<TTool, TContext> {
@@ -39,7 +39,8 @@ export type DenialReason =
   | 'filter-error'
   | 'filter-timeout'
   | 'unknown-tool'
-  | 'not-active';
+  | 'not-active'
+  | 'resolve-error';
 
 /** Events for telemetry. A handler that throws is ignored. */
 export interface ToolSearchEvents {
@@ -54,7 +55,7 @@ export interface ToolSearchEvents {
   onLoad?: (event: {
     threadId: string | undefined;
     toolNames: string[];
-    via: 'load_tool' | 'search_tools';
+    via: 'load_tool' | 'search_tools' | 'preselect';
   }) => void;
   /** A tool refused: to the model it looks unknown; this says which it was. */
   onDenied?: (event: {
@@ -97,7 +98,9 @@ export interface SearchSettings {
  * @typeParam TTool - your tool type, whatever shape your agent loop uses
  * @typeParam TContext - the request context a `filter` reads (`unknown` unless you name it)
  */
-export interface ToolSearchEngineOptions<TTool, TContext = unknown> extends ToolSearchEvents {
+export interface ToolSearchEngineOptions<TTool, TContext = unknown>
+  extends ToolSearchEvents,
+    DeferredToolsOptions<TTool, TContext> {
   /** The searchable catalog, keyed as the framework keys it. */
   tools: Readonly<Record<string, TTool>>;
   /**
@@ -228,6 +231,12 @@ export interface SessionInit<TTool, TContext> {
    * engine's `runTool`.
    */
   expose?: ExposeMode | undefined;
+  /**
+   * Meta-tool results this request produced in earlier steps that the adapter kept itself (not
+   * read from messages, which a caller can forge): their loads count like `toolResults`, but
+   * passed the `load` filter when they were made, so it is not asked again.
+   */
+  requestResults?: Iterable<ToolResultRecord> | undefined;
 }
 
 /** A meta-tool, framework-neutral: adapters wrap it in their framework's tool type. */
@@ -237,8 +246,10 @@ export interface MetaTool<TInput = unknown, TOutput = unknown> {
   description: string;
   inputSchema: z.ZodType<TInput>;
   /**
-   * Runs the meta-tool. Bad input and refusals are answered in the output's `message`; only
-   * `call_tool` throws, and only what the tool it ran threw.
+   * Runs the meta-tool. Bad input, refusals and the engine's own failures (a store) are answered
+   * in the output's `message`. It throws only the application's own errors: what the tool
+   * `call_tool` ran threw, a `deferredTools` source that fails or lists a duplicate, and a
+   * deferred tool's `resolve` that fails when `load_tool` asks for it.
    * @param input - the model's arguments
    * @param callOptions - the framework's options of this call, handed to `runTool` by `call_tool`
    */
@@ -251,4 +262,9 @@ export interface ActiveTool<TTool> {
   tool: TTool;
   /** Pinned by `alwaysLoaded` rather than loaded. */
   pinned: boolean;
+  /**
+   * Resolved from `deferredTools` for this session's request: run it only in that request (the
+   * tool may act with its caller's credentials).
+   */
+  deferred?: true;
 }

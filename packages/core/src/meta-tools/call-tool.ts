@@ -35,14 +35,10 @@ export async function callLoadedTool<TTool, TContext>(
   if (session.metaTools.some((metaTool) => metaTool.name === name)) {
     return refuse(`${name} is not a loaded tool: call it directly, not through call_tool.`, name);
   }
-  const entry = session.lookup(name);
   // An unknown tool and a denied one get the same answer: a refusal reveals nothing.
-  if (!entry) {
-    session.deny(name, 'execute', 'unknown-tool');
-    return refuse(notLoadedMessage(session, name), name);
-  }
-  if (!(await session.isActive(name))) return refuse(notLoadedMessage(session, name), name);
-  const { descriptor } = entry;
+  const active = await session.activeTool(name);
+  if (!active) return refuse(notLoadedMessage(session, name), name);
+  const { descriptor } = active;
   const verdict = checkArguments(descriptor, args);
   if (verdict.kind === 'invalid') {
     const where = verdict.problems
@@ -68,8 +64,8 @@ export async function callLoadedTool<TTool, TContext>(
   const runTool = session.engine.options.runTool!;
   const result = await runTool({
     id: descriptor.id,
-    key: entry.key,
-    tool: entry.tool,
+    key: active.key,
+    tool: active.tool,
     arguments: args,
     requestContext: session.requestContext,
     threadId: session.threadId,

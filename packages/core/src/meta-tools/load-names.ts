@@ -12,11 +12,13 @@ export interface LoadOutcome {
  * Loads the tools the names stand for (an id, or the key a tool is listed under) when they exist
  * and pass the `load` filter, within the budget; reports the rest as not found. Loaded tools are
  * reported, and stored, by id; a tool asked for twice (by key and by id) counts once.
+ * @throws a `ToolResolutionError` when a deferred tool's `resolve` failed, and the deferred
+ *   source's error when it had to be listed and could not be
  */
 export async function loadNames<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
   names: string[],
-  via: 'load_tool' | 'search_tools',
+  via: 'load_tool' | 'search_tools' | 'preselect',
 ): Promise<LoadOutcome> {
   const outcome: LoadOutcome = {
     loaded: [],
@@ -27,10 +29,17 @@ export async function loadNames<TTool, TContext>(
   };
   const pinned = new Set(session.engine.options.alwaysLoaded ?? []);
   const candidates: string[] = [];
-  const ids = names.map((name) => session.lookup(name)?.descriptor.id);
+  await session.prepareDeferred(names);
+  const ids = names.map((name) => session.idOf(name));
   const verdicts = await Promise.all(
     ids.map((id) => (id === undefined ? false : session.allows(id, 'load'))),
   );
+  // A deferred tool that could not be resolved: the application's own error, rethrown so the
+  // framework reports it as it reports a failing tool (as Mastra's load_tool does).
+  for (const id of ids) {
+    const failure = id === undefined ? undefined : session.resolutionError(id);
+    if (failure) throw failure;
+  }
   const seen = new Set<string>();
   names.forEach((name, position) => {
     const id = ids[position];

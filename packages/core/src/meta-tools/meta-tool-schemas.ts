@@ -6,18 +6,13 @@ import type { ArgumentProblem } from './argument-check';
 /** The most results one `search_tools` call may ask for. */
 export const MAX_SEARCH_LIMIT = 50;
 
+// The tool descriptions say what each argument is: a parameter description would be sent, and
+// paid for, with every request of every conversation.
+
 /** Input of `search_tools`. */
 export const searchToolsInput = z.object({
-  query: z
-    .string()
-    .describe('Keywords or a tool name, e.g. "weather forecast", "create github issue"'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_SEARCH_LIMIT)
-    .optional()
-    .describe('How many results to return at most'),
+  query: z.string(),
+  limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
 });
 /** What the model passes to `search_tools`. */
 export type SearchToolsInput = z.infer<typeof searchToolsInput>;
@@ -51,11 +46,8 @@ export interface SearchToolsOutput {
 
 /** Input of `load_tool`: one name, several, or both. */
 export const loadToolInput = z.object({
-  toolName: z
-    .string()
-    .optional()
-    .describe('The exact name of one tool to load, from search results'),
-  toolNames: z.array(z.string()).optional().describe('Several exact tool names to load at once'),
+  toolName: z.string().optional(),
+  toolNames: z.array(z.string()).optional(),
 });
 /** What the model passes to `load_tool`. */
 export type LoadToolInput = z.infer<typeof loadToolInput>;
@@ -102,11 +94,8 @@ export interface UnloadToolOutput {
 
 /** Input of `call_tool` (`expose: 'proxy'`). */
 export const callToolInput = z.object({
-  name: z.string().describe('The exact name of a loaded tool'),
-  arguments: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe("The tool's arguments, as the input schema load_tool returned describes them"),
+  name: z.string(),
+  arguments: z.looseObject({}).optional(),
 });
 /** What the model passes to `call_tool`. */
 export type CallToolInput = z.infer<typeof callToolInput>;

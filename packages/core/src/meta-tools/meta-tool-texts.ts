@@ -2,24 +2,25 @@ import type { ExposeMode } from '../engine/types';
 
 /** The model-facing description of `search_tools`, which says whether search also loads. */
 export function searchToolsDescription(autoLoad: boolean, expose: ExposeMode = 'tools'): string {
-  if (!autoLoad)
-    return 'Find tools for a task you cannot do with the tools you have. Describe the task in a few keywords or give a tool name. Returns matching tool names with descriptions; call load_tool with a name to use it.';
+  // Sent with every request: every word here is paid for on every step of every conversation.
+  const search = 'Search the tool catalog with a few keywords or a tool name.';
+  if (!autoLoad) return `${search} Returns matching tools; load one with load_tool to use it.`;
   return expose === 'proxy'
-    ? 'Find tools for a task you cannot do with the tools you have. Describe the task in a few keywords or give a tool name. The tools found are loaded at once; the answer gives their input schemas, and call_tool runs them.'
-    : 'Find tools for a task you cannot do with the tools you have. Describe the task in a few keywords or give a tool name. The tools found are loaded at once and can be called from your next step.';
+    ? `${search} The tools found are loaded; the answer gives their input schemas for call_tool.`
+    : `${search} The tools found are loaded and can be called from your next step.`;
 }
 
 /** The model-facing description of `load_tool`. */
 export const LOAD_TOOL_DESCRIPTION =
-  'Load tools found with search_tools so you can call them from your next step. Give one exact name as toolName, or several as toolNames.';
+  'Load tools from search results by exact name (toolName, or toolNames for several); call them from your next step.';
 
 /** The model-facing description of `load_tool` under `expose: 'proxy'`. */
 export const PROXY_LOAD_TOOL_DESCRIPTION =
-  "Load tools found with search_tools. Returns each tool's description and input schema; run a loaded tool with call_tool. Give one exact name as toolName, or several as toolNames.";
+  'Load tools from search results by exact name (toolName, or toolNames for several); returns their input schemas for call_tool.';
 
 /** The model-facing description of `call_tool`. */
 export const CALL_TOOL_DESCRIPTION =
-  'Run a tool you loaded: give its exact name and its arguments, an object matching the input schema that load_tool returned for it.';
+  'Run a loaded tool by its exact name, with arguments as its input schema describes.';
 
 /** The model-facing description of `unload_tool`. */
 export const UNLOAD_TOOL_DESCRIPTION =
@@ -37,18 +38,15 @@ export function toolSearchInstructions(options: {
   expose?: ExposeMode;
 }): string {
   const proxy = options.expose === 'proxy';
-  const load = options.autoLoad
+  const use = options.autoLoad
     ? proxy
-      ? 'The tools it finds are loaded automatically, and its answer gives their input schemas.'
-      : 'The tools it finds are loaded automatically and can be called from your next step.'
+      ? 'find them with search_tools (which loads them) and run them with call_tool.'
+      : 'find them with search_tools, which loads them for your next step.'
     : proxy
-      ? "Then call load_tool with the exact names you need; it answers with each tool's input schema."
-      : 'Then call load_tool with the exact names you need; loaded tools can be called from your next step.';
-  const call = proxy
-    ? ' Loaded tools are not added to your tool list: run one with call_tool, giving its exact name and its arguments.'
-    : '';
+      ? 'find them with search_tools, load them with load_tool, run them with call_tool.'
+      : 'find them with search_tools and load them with load_tool for your next step.';
   const unload = options.unloadTool ? ' Use unload_tool for tools you are done with.' : '';
-  return `More tools exist than are listed. When you need a capability you do not have, call search_tools with a few keywords. ${load}${call}${unload}`;
+  return `More tools exist than are listed: ${use}${unload}`;
 }
 
 /**

@@ -35,6 +35,7 @@ export async function rankAllowed<TTool, TContext>(
   options: { loadable?: boolean } = {},
 ): Promise<{ results: SearchToolsResult[]; unloadable: number }> {
   const { minScore } = session.engine.options;
+  await session.prepareDeferred();
   const indexes = session.indexes;
   // Only with request-resolved tools can a static tool be shadowed; otherwise no per-hit check.
   const indexFilters =

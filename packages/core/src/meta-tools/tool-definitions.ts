@@ -15,7 +15,7 @@ export function toolDefinitions<TTool, TContext>(
   ids: readonly string[],
 ): ToolDefinition[] {
   return ids.flatMap((id) => {
-    const descriptor = session.lookup(id)?.descriptor;
+    const descriptor = session.descriptorOf(id);
     if (!descriptor) return [];
     return [
       {

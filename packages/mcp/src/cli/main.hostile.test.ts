@@ -272,7 +272,7 @@ describe('tool-search-mcp over stdio under hostile lines', () => {
         ]);
         expect(session.messages.at(-1)).toEqual(list);
         expect(list.result).toMatchObject({
-          tools: [{ name: 'search_tools' }, { name: 'load_tool' }],
+          tools: [{ name: 'search_tools' }, { name: 'load_tool' }, { name: 'call_tool' }],
         });
         expect((await session.ask('tools/destroy', {})).error?.code).toBe(-32601);
         expect((await session.ask('tools/call', { name: 42 })).error?.code).toBe(-32602);

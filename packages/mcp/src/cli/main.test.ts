@@ -50,6 +50,7 @@ describe('tool-search-mcp (the bin over stdio)', () => {
     const memoryFile = join(temp.dir, 'memory.jsonl');
     const config = await writeConfig(temp.dir, {
       mcpServers: { memory: npmServer('memory', [], { env: { MEMORY_FILE_PATH: memoryFile } }) },
+      toolSearch: { expose: 'tools' },
     });
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -33,7 +33,8 @@ Options:
   --cache DIR            where upstream tool lists are cached (default: $XDG_CACHE_HOME/tool-search-mcp
                          or ~/.cache/tool-search-mcp)
   --no-cache             start every upstream at once and keep no tool lists
-  --expose tools|proxy   tools: loaded tools join tools/list (default); proxy: call them through call_tool
+  --expose proxy|tools   proxy (default): tools/list never changes, loaded tools run through
+                         call_tool; tools: loaded tools join tools/list (list_changed)
   --port N               serve Streamable HTTP at http://127.0.0.1:N/mcp instead of stdio
   --host HOST            listen on HOST (beyond loopback needs a token)
   --token-env NAME       the variable holding the bearer token for HTTP (default: ${DEFAULT_TOKEN_ENV})

@@ -67,13 +67,18 @@ export interface ToolSearchConfig {
    */
   unloadTool?: boolean;
   /**
-   * `'tools'`: loaded tools are added to `tools/list` (the client must honour
-   * `notifications/tools/list_changed`). `'proxy'`: the list never changes and loaded tools are
-   * called through a `call_tool` meta-tool, for clients that ignore list changes.
-   * @default 'tools'
+   * `'proxy'`: `tools/list` never changes, so the client's prompt cache survives every load, and
+   * loaded tools are called through the `call_tool` meta-tool; it works with every client,
+   * including those that never list tools again (the AI SDK's and LangChain's MCP clients).
+   * `'tools'`: loaded tools are added to `tools/list`, for clients that honour
+   * `notifications/tools/list_changed`, at the price of a new prompt prefix at each load.
+   * @default 'proxy'
    */
   expose?: ExposeMode;
 }
+
+/** How loaded tools reach a client when the config does not say: see {@link ToolSearchConfig.expose}. */
+export const DEFAULT_EXPOSE: ExposeMode = 'proxy';
 
 /**
  * The `storage` object of the config: where sessions' loaded tools live. Redis lets several

@@ -8,6 +8,7 @@ import {
   toToolRecord,
 } from 'tool-search-core';
 import type { ToolSearchConfig } from '../config/gateway-config';
+import { DEFAULT_EXPOSE } from '../config/gateway-config';
 import type { GatewayTool } from '../upstream/upstream-manager';
 import { errorText } from './gateway-text';
 
@@ -56,7 +57,7 @@ export function buildGatewayEngine(
     },
     storage: store,
     // Each session says how its client sees loaded tools (revision 2026-07-28 clients: proxy).
-    expose: toolSearch.expose ?? 'tools',
+    expose: toolSearch.expose ?? DEFAULT_EXPOSE,
     runTool,
     alwaysLoaded: pinned.filter((name) => names.has(name)),
     ...(maxLoadedTools !== undefined && { maxLoadedTools }),

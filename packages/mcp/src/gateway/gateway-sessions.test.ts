@@ -61,6 +61,7 @@ describe('ToolSearchGateway sessions', () => {
 
   function createGateway(storage: LoadedToolsStore): ToolSearchGateway {
     return createToolSearchGateway({
+      toolSearch: { expose: 'tools' },
       upstreams: createUpstreamManager({
         servers: { up: { url: upstream.url.href } },
         log: () => undefined,

@@ -78,6 +78,11 @@ export async function openGatewayStorage(
     ...(config.keyPrefix !== undefined && { keyPrefix: config.keyPrefix }),
     ...(config.ttl !== undefined && { ttl: config.ttl }),
     ...(config.timeout !== undefined && { timeout: config.timeout }),
+    // Redis applied a change in time whose answer came too late: the session was told it failed.
+    onLateChange: ({ threadId, operation }) =>
+      log(
+        `storage: a ${operation.type} that had timed out was applied by Redis after all (session ${threadId.slice(0, 8)}…)`,
+      ),
   });
   return {
     store,

@@ -50,6 +50,7 @@ function post(
 
 function createGateway(): ToolSearchGateway {
   return createToolSearchGateway({
+    toolSearch: { expose: 'tools' },
     upstreams: createUpstreamManager({ servers: {}, log: () => undefined }),
     log: () => undefined,
   });

@@ -15,7 +15,7 @@ import {
   type ToolSearchEngine,
   toolSearchInstructions,
 } from 'tool-search-core';
-import type { ExposeMode, ToolSearchConfig } from '../config/gateway-config';
+import { DEFAULT_EXPOSE, type ExposeMode, type ToolSearchConfig } from '../config/gateway-config';
 import type { GatewayTool, ToolsChange, UpstreamManager } from '../upstream/upstream-manager';
 import { forwardOptionsOf } from './forward-options';
 import {
@@ -159,7 +159,7 @@ export class ToolSearchGateway {
   constructor(options: ToolSearchGatewayOptions) {
     this.upstreams = options.upstreams;
     this.toolSearch = options.toolSearch ?? {};
-    this.expose = this.toolSearch.expose ?? 'tools';
+    this.expose = this.toolSearch.expose ?? DEFAULT_EXPOSE;
     this.serverInfo = options.serverInfo ?? { name: 'tool-search-mcp', version: '0.0.0' };
     const log =
       options.log ?? ((message) => process.stderr.write(`[tool-search-mcp] ${message}\n`));

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { aiSdkRows, everyToolRow } from './cost-ai-sdk';
+import { type PlanStep, planConversation } from './cost-plan';
+import { prefixChange } from './cost-pricing';
+import { ConversationRecorder } from './cost-recorder';
+import { BlockTokenizer } from './cost-request';
+import type { CostRow } from './cost-row';
+import { ScriptedConversation } from './cost-script';
+import type { DataSet } from './data';
+
+const DATA: DataSet = {
+  name: 'mini',
+  source: 'hand-made',
+  file: 'mini.json',
+  tools: [
+    {
+      id: 'get_weather',
+      description: 'Current weather forecast for a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+    {
+      id: 'send_email',
+      description: 'Send an email message to a recipient',
+      inputSchema: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+    },
+    { id: 'create_invoice', description: 'Create an invoice for a customer', inputSchema: {} },
+    { id: 'book_meeting', description: 'Book a meeting room', inputSchema: { type: 'object' } },
+  ],
+  queries: [
+    { query: 'weather forecast for Paris', relevant: ['get_weather'] },
+    { query: 'send an email to Bob', relevant: ['send_email'] },
+    { query: 'book a meeting room', relevant: ['book_meeting'] },
+  ],
+};
+
+async function play(row: CostRow) {
+  const plan = planConversation(14, 2) as PlanStep[];
+  const prepared = await row.prepare(DATA);
+  const conversation = new ScriptedConversation({
+    plan,
+    queries: DATA.queries,
+    exposure: row.exposure,
+    tools: new Map(DATA.tools.map((tool) => [tool.id, tool])),
+  });
+  const recorder = new ConversationRecorder(new BlockTokenizer(), conversation);
+  await prepared.play(conversation, recorder);
+  await prepared.close();
+  const changes = recorder.steps
+    .slice(1)
+    .map((step, index) => prefixChange(recorder.steps[index]!.request, step.request));
+  return { conversation, steps: recorder.steps, changes };
+}
+
+describe('bench:cost through the AI SDK', () => {
+  it('sends every tool unchanged on every request, without searching', async () => {
+    const { conversation, steps, changes } = await play(everyToolRow);
+    expect(steps.every((step) => step.request.toolBlocks === DATA.tools.length)).toBe(true);
+    // 14 planned steps minus 2 searches and 2 loads; the rest extend the request before them.
+    expect(steps).toHaveLength(10);
+    expect(changes.every((change) => change === 'extends')).toBe(true);
+    expect(conversation.tally).toMatchObject({ loads: 2, calls: 5, validCalls: 5 });
+  });
+
+  it("changes the tools at each load with expose: 'tools'", async () => {
+    const { conversation, steps, changes } = await play(aiSdkRows[0]!);
+    expect(steps).toHaveLength(14);
+    expect(conversation.tally).toMatchObject({ loads: 2, missedLoads: 0, calls: 5 });
+    expect(changes.filter((change) => change === 'tools')).toHaveLength(2);
+    expect(changes.filter((change) => change === 'earlier')).toHaveLength(0);
+  });
+
+  it("keeps every request a prefix of the next with expose: 'proxy'", async () => {
+    const { conversation, steps, changes } = await play(aiSdkRows[1]!);
+    expect(conversation.unsupported).toBe(false);
+    expect(steps).toHaveLength(14);
+    expect(conversation.tally).toMatchObject({ loads: 2, missedLoads: 0, calls: 5 });
+    expect(changes.every((change) => change === 'extends')).toBe(true);
+  });
+});
