@@ -20,7 +20,12 @@ describe('toolSearchMiddleware({ snapshot })', () => {
       ]),
       tools: [],
       middleware: [
-        toolSearchMiddleware({ expose: 'tools', tools, snapshot, onError: (event) => errors.push(event) }),
+        toolSearchMiddleware({
+          expose: 'tools',
+          tools,
+          snapshot,
+          onError: (event) => errors.push(event),
+        }),
       ],
     });
     const result = await agent.invoke({ messages: [new HumanMessage('Weather in Lisbon?')] });
