@@ -39,10 +39,7 @@ if (unbuilt.length > 0) {
 }
 
 const problems = packages.flatMap((pkg) => packageProblems(root, pkg));
-const project = new BlockProject(
-  mkdtempSync(join(tmpdir(), 'readme-code-')),
-  join(root, 'scripts', 'readme-harness'),
-);
+const project = new BlockProject(mkdtempSync(join(tmpdir(), 'readme-code-')), root);
 process.on('exit', () => {
   if (keep) console.log(`check-readme-code: kept ${project.dir}`);
   else rmSync(project.dir, { recursive: true, force: true });

@@ -73,7 +73,7 @@ const tarballs = timed('pack', () =>
 );
 
 // 2. A fresh npm project: the tarballs, plus what the READMEs tell a user to install.
-const project = new BlockProject(join(work, 'app'), join(root, 'scripts', 'readme-harness'));
+const project = new BlockProject(join(work, 'app'), root);
 const specs = [...tarballs, ...thirdPartySpecs(), typesNodeSpec()];
 timed('npm install', () => {
   const shown = specs.map((spec) => (spec.startsWith(work) ? relative(work, spec) : spec));

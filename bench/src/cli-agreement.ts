@@ -1,8 +1,9 @@
 /**
  * Checks that `tool-search eval` (the CLI) gives the figures this benchmark gives for `ToolIndex`
  * with default options: both run here, in one process, on every data file, and the table shows
- * them side by side with the largest difference. The CLI reads the file and computes its metrics
- * with its own code; the benchmark's come from `quality.ts` and `metrics.ts`.
+ * them side by side with the largest difference. Both use the CLI's metric functions (the
+ * benchmark imports them), so a difference comes from reading the file, building the index or
+ * ranking, never from how a metric is computed.
  *
  * Usage: `pnpm --filter bench bench:cli [folder-or-file ...]` (default: every `.json` in
  * `../shared/data/`).

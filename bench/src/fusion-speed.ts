@@ -20,7 +20,7 @@ import {
 } from 'tool-search-core';
 import { type DataTool, loadDataSet, repeatCatalog, SPEED_DATA_FILE, spread } from './data';
 import { count, markdownTable, ms } from './format';
-import { median, percentile } from './metrics';
+import { median, percentile } from './statistics';
 
 type Kernel = 'auto' | 'js';
 

@@ -24,9 +24,13 @@ import {
   recommendedIoRedisOptions,
   recommendedNodeRedisOptions,
 } from 'tool-search-redis';
+import {
+  hasRedisServer,
+  type RedisServer,
+  startRedisServer,
+} from 'tool-search-testing/redis-server';
 import { type DataTool, loadDataSet, SPEED_DATA_FILE, spread } from './data';
 import { count, markdownTable, ms } from './format';
-import { hasRedisServer, type LocalRedis, startLocalRedis } from './load-redis-server';
 
 interface Options {
   threads: number;
@@ -170,10 +174,10 @@ function percentile(sorted: readonly number[], fraction: number): number {
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const { tools, queries, source } = catalogAndQueries();
-  let local: LocalRedis | undefined;
+  let local: RedisServer | undefined;
   let redisUrl = options.redisUrl;
   if (!redisUrl && hasRedisServer()) {
-    local = await startLocalRedis();
+    local = await startRedisServer();
     redisUrl = `redis://127.0.0.1:${local.port}`;
   }
   const keyPrefix = `bench-load-${process.pid}:`;
@@ -234,7 +238,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await local?.stop();
+    await local?.dispose();
   }
   console.log(
     `\n## Load (load every ${options.loadEvery} steps, maxLoadedTools ${options.maxLoaded}; ${source}; ` +

@@ -1,89 +1,10 @@
 /**
- * Retrieval metrics over one query's ranked ids, plus the small statistics the benchmarks print.
- * Every metric takes the ranking best first and the set of relevant ids, with binary relevance.
+ * The retrieval quality of one ranker over labelled queries. The per-query metrics are the CLI's
+ * own (`tool-search eval` computes its figures with them), so the benchmark and the CLI agree by
+ * construction; this file only averages them.
  */
-
-/**
- * Share of the relevant ids that appear in the first `k` results.
- *
- * @param ranked - result ids, best first
- * @param relevant - the ids a correct answer contains (duplicates count once)
- * @param k - how many results to look at
- * @returns a number in [0, 1]; 0 when `relevant` is empty
- */
-export function recallAt(ranked: readonly string[], relevant: Iterable<string>, k: number): number {
-  const wanted = new Set(relevant);
-  if (wanted.size === 0) return 0;
-  let found = 0;
-  for (const id of new Set(ranked.slice(0, k))) if (wanted.has(id)) found++;
-  return found / wanted.size;
-}
-
-/**
- * Reciprocal rank of the first relevant id within the first `k` results (one query's MRR@k).
- *
- * @returns 1 / rank (rank counted from 1), or 0 when no relevant id is in the first `k`
- */
-export function reciprocalRankAt(
-  ranked: readonly string[],
-  relevant: Iterable<string>,
-  k: number,
-): number {
-  const wanted = new Set(relevant);
-  const limit = Math.min(k, ranked.length);
-  for (let i = 0; i < limit; i++) if (wanted.has(ranked[i]!)) return 1 / (i + 1);
-  return 0;
-}
-
-/**
- * Normalized discounted cumulative gain at `k` with binary gains: DCG = sum over the first `k`
- * positions i (from 1) holding a relevant id of 1 / log2(i + 1), divided by the DCG of an ideal
- * ranking that puts min(|relevant|, k) relevant ids first. An id repeated in `ranked` gains once.
- *
- * @returns a number in [0, 1]; 0 when `relevant` is empty
- */
-export function ndcgAt(ranked: readonly string[], relevant: Iterable<string>, k: number): number {
-  const wanted = new Set(relevant);
-  if (wanted.size === 0) return 0;
-  const seen = new Set<string>();
-  let dcg = 0;
-  const limit = Math.min(k, ranked.length);
-  for (let i = 0; i < limit; i++) {
-    const id = ranked[i]!;
-    if (wanted.has(id) && !seen.has(id)) dcg += 1 / Math.log2(i + 2);
-    seen.add(id);
-  }
-  let ideal = 0;
-  for (let i = 0; i < Math.min(wanted.size, k); i++) ideal += 1 / Math.log2(i + 2);
-  return dcg / ideal;
-}
-
-/** Arithmetic mean; 0 for no values. */
-export function mean(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  let sum = 0;
-  for (const value of values) sum += value;
-  return sum / values.length;
-}
-
-/**
- * The `p`-th percentile (0–100) with linear interpolation between the closest ranks, as
- * numpy's default does; `percentile(values, 50)` is the median. NaN for no values.
- */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const position = (Math.min(Math.max(p, 0), 100) / 100) * (sorted.length - 1);
-  const lower = Math.floor(position);
-  const upper = Math.ceil(position);
-  const fraction = position - lower;
-  return sorted[lower]! + (sorted[upper]! - sorted[lower]!) * fraction;
-}
-
-/** The median (50th percentile); NaN for no values. */
-export function median(values: readonly number[]): number {
-  return percentile(values, 50);
-}
+import { ndcgAt, recallAt, reciprocalRankAt } from 'tool-search-cli';
+import { mean } from './statistics';
 
 /** One query's labels and one ranker's answer to it. */
 export interface JudgedRanking {

@@ -11,8 +11,9 @@ import { performance } from 'node:perf_hooks';
 import { type DataSet, loadDataSet, resolveDataFiles } from './data';
 import { count, fixed3, markdownTable, ms } from './format';
 import { embeddingsEndpointFromEnv, fusionRankers } from './fusion-rankers';
-import { type JudgedRanking, median, summarizeQuality } from './metrics';
+import { type JudgedRanking, summarizeQuality } from './metrics';
 import { boostAblationRanker, defaultRankers, miniSearchRanker, type Ranker } from './rankers';
+import { median } from './statistics';
 
 /** `idBoost` settings the `--ablation` rows try, as [exact, word]; the default is 5 / 2. */
 export const ABLATION_BOOSTS: readonly (readonly [number, number])[] = [

@@ -12,8 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { createToolSearchEngine } from 'tool-search-core';
 import { createRedisStore, recommendedIoRedisOptions } from 'tool-search-redis';
+import { hasRedisServer, startRedisServer } from 'tool-search-testing/redis-server';
 import { count, markdownTable, megabytes } from './format';
-import { hasRedisServer, startLocalRedis } from './load-redis-server';
 import { heapAfterGc, parseCount } from './resources-shared';
 
 /** Tools each thread loads. */
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     console.log('redis-server is not on PATH: the Redis resource benchmark is skipped.');
     return;
   }
-  const server = await startLocalRedis();
+  const server = await startRedisServer();
   const client = new Redis({ port: server.port, host: '127.0.0.1', ...recommendedIoRedisOptions });
   const admin = new Redis({ port: server.port, host: '127.0.0.1' });
   try {
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   } finally {
     client.disconnect();
     admin.disconnect();
-    await server.stop();
+    await server.dispose();
   }
 }
 

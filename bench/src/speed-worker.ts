@@ -6,8 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { loadDataSet, repeatCatalog, SPEED_DATA_FILE, spread } from './data';
-import { median, percentile } from './metrics';
 import { rankerByKey } from './rankers';
+import { median, percentile } from './statistics';
 
 /** What a worker reports once the index is built. */
 export interface BuildReport {

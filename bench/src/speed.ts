@@ -21,10 +21,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadDataSet, resolveDataFiles, SPEED_DATA_FILE } from './data';
 import { count, markdownTable, megabytes, ms, ratio } from './format';
-import { median } from './metrics';
 import { defaultRankers } from './rankers';
 import type { SnapshotBuildResult, SnapshotRestoreResult } from './snapshot-worker';
 import type { BuildReport, SpeedResult } from './speed-worker';
+import { median } from './statistics';
 import type { StepResult } from './step-worker';
 import { type CatalogMode, STEP_ADAPTERS } from './steps';
 

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { loadDataSet, repeatCatalog, spread } from './data';
-import { median, percentile } from './metrics';
+import { median, percentile } from './statistics';
 import { type CatalogMode, searchCounts, stepAdapterByKey } from './steps';
 
 /** What a step worker reports. */

@@ -1,8 +1,8 @@
 // Writes documentation blocks as modules of a throwaway TypeScript project and type-checks them
 // the way a user's project would: strict, Node's ESM resolution, the packages' published types.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import type { CodeBlock } from './docs.ts';
 
 /** Where a module of the project came from, to report errors at the Markdown line. */
@@ -36,6 +36,14 @@ export interface RecordedOutput {
   line: number;
   text: string;
 }
+
+/**
+ * The harness modules' folder, at the same path in the repository and in the project, so that a
+ * harness's relative import of a shared helper (`../../internal/testing/src/...`) resolves in both.
+ */
+const HARNESS_DIR = 'scripts/readme-harness';
+/** A relative module specifier in an import or export statement. */
+const RELATIVE_IMPORT = /\bfrom\s+'(\.\.?\/[^']+)'/g;
 
 /** The environment variable naming the file the recorder appends to. */
 export const RECORD_ENV = 'README_OUTPUT_RECORD';
@@ -127,18 +135,20 @@ export class BlockProject {
 
   /**
    * @param dir - an empty folder for the project
-   * @param harnessDir - the harness modules (scripts/readme-harness), copied into the project
+   * @param root - the repository: its harness modules (scripts/readme-harness) and the shared
+   *   helpers they import by relative path are copied into the project at the same paths
    */
-  constructor(dir: string, harnessDir: string) {
+  constructor(dir: string, root: string) {
     this.dir = dir;
     mkdirSync(join(dir, 'blocks'), { recursive: true });
-    mkdirSync(join(dir, 'harness'), { recursive: true });
-    for (const file of readdirSync(harnessDir).filter((name) => name.endsWith('.ts'))) {
-      copyFileSync(join(harnessDir, file), join(dir, 'harness', file));
-      this.#harnessFiles.add(`harness/${file}`);
+    mkdirSync(join(dir, HARNESS_DIR), { recursive: true });
+    for (const file of readdirSync(join(root, HARNESS_DIR)).filter((name) =>
+      name.endsWith('.ts'),
+    )) {
+      this.#copyModule(root, `${HARNESS_DIR}/${file}`);
     }
-    writeFileSync(join(dir, 'harness', RECORDER_FILE), RECORDER_SOURCE);
-    this.#harnessFiles.add(`harness/${RECORDER_FILE}`);
+    writeFileSync(join(dir, HARNESS_DIR, RECORDER_FILE), RECORDER_SOURCE);
+    this.#harnessFiles.add(`${HARNESS_DIR}/${RECORDER_FILE}`);
     writeFileSync(
       join(dir, 'package.json'),
       `${JSON.stringify({ name: 'readme-blocks', private: true, type: 'module' }, null, 2)}\n`,
@@ -158,7 +168,7 @@ export class BlockProject {
    * @returns the module, or the reason it cannot run
    */
   addRunnable(block: CodeBlock, harness: string): RunnableModule | string {
-    const hasHarness = this.#harnessFiles.has(`harness/${harness}.ts`);
+    const hasHarness = this.#harnessFiles.has(`${HARNESS_DIR}/${harness}.ts`);
     const lines = block.code.split('\n');
     const declared = lines.map((line) => DECLARE_LINE.exec(line)?.[1]);
     const stray = lines.findIndex((line, index) => /^\s*declare\s/.test(line) && !declared[index]);
@@ -168,11 +178,11 @@ export class BlockProject {
     if (declared.some(Boolean) && !hasHarness) {
       return `${block.file}:${block.line}: this runnable block declares ${declared.filter(Boolean).join(', ')}; add scripts/readme-harness/${harness}.ts exporting them`;
     }
-    const harnessImport = `../harness/${harness}.ts`;
+    const harnessImport = `../${HARNESS_DIR}/${harness}.ts`;
     const body = lines.map((line, index) =>
       declared[index] ? `import { ${declared[index]} } from '${harnessImport}';` : line,
     );
-    const prelude = [`import '../harness/${RECORDER_FILE}';`];
+    const prelude = [`import '../${HARNESS_DIR}/${RECORDER_FILE}';`];
     if (hasHarness) prelude.push(`import { verify as verifyReadmeRun } from '${harnessImport}';`);
     const epilogue = hasHarness ? ['await verifyReadmeRun();'] : [];
     const fileName = `blocks/${slug(block)}.run.ts`;
@@ -206,6 +216,25 @@ export class BlockProject {
     }
   }
 
+  /**
+   * Copies a module of the repository to the same path in the project, then the modules it
+   * imports by relative path (a harness's shared helpers), which must stay inside the repository
+   * and import nothing the project lacks: Node's built-ins and the installed packages.
+   */
+  #copyModule(root: string, file: string): void {
+    if (this.#harnessFiles.has(file)) return;
+    this.#harnessFiles.add(file);
+    mkdirSync(dirname(join(this.dir, file)), { recursive: true });
+    copyFileSync(join(root, file), join(this.dir, file));
+    for (const [, specifier] of readFileSync(join(root, file), 'utf8').matchAll(RELATIVE_IMPORT)) {
+      const target = posix.normalize(posix.join(posix.dirname(file), specifier!));
+      if (target.startsWith('../')) {
+        throw new Error(`${file}: imports ${specifier}, which is outside the repository`);
+      }
+      this.#copyModule(root, target);
+    }
+  }
+
   #write(fileName: string, code: string, origin: Origin): void {
     writeFileSync(join(this.dir, fileName), `${code}\n`);
     this.#origins.set(fileName, origin);
@@ -232,8 +261,7 @@ export class BlockProject {
       ];
       const origin = this.#origins.get(file.replace(/\\/g, '/'));
       if (!origin) {
-        const shown = file.replace(/^harness\//, 'scripts/readme-harness/');
-        errors.push(`${shown}:${row}:${column}: ${message}`);
+        errors.push(`${file}:${row}:${column}: ${message}`);
         continue;
       }
       const blockRow = Number(row) - origin.offset;

@@ -6,4 +6,5 @@ export * from './large-catalog';
 export * from './prompt-prefix';
 export * from './property-runs';
 export * from './recording-fetch';
+export * from './redis-server';
 export * from './store-model';

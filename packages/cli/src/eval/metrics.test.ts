@@ -9,7 +9,12 @@ describe('recallAt', () => {
 
   it('counts a repeated id once and is 0 without relevant ids', () => {
     expect(recallAt(['a', 'a'], ['a', 'b'], 2)).toBe(0.5);
+    expect(recallAt(['a'], ['a', 'a'], 1)).toBe(1);
     expect(recallAt(['a'], [], 5)).toBe(0);
+  });
+
+  it('is 0 for an empty ranking', () => {
+    expect(recallAt([], ['a'], 10)).toBe(0);
   });
 });
 
@@ -17,6 +22,11 @@ describe('reciprocalRankAt', () => {
   it('is one over the rank of the first relevant id within k', () => {
     expect(reciprocalRankAt(['x', 'y', 'a'], ['a', 'y'], 10)).toBe(0.5);
     expect(reciprocalRankAt(['x', 'y', 'a'], ['a'], 2)).toBe(0);
+  });
+
+  it('is 0 when no relevant id is ranked', () => {
+    expect(reciprocalRankAt(['a', 'b'], ['z'], 10)).toBe(0);
+    expect(reciprocalRankAt([], ['z'], 10)).toBe(0);
   });
 });
 
@@ -35,5 +45,12 @@ describe('ndcgAt', () => {
 
   it('gains once for a repeated id', () => {
     expect(ndcgAt(['a', 'a'], ['a', 'b'], 10)).toBeCloseTo(1 / (1 + 1 / Math.log2(3)));
+  });
+
+  it('ignores results past k and is 0 without relevant ids', () => {
+    expect(ndcgAt(['x', 'a'], ['a'], 1)).toBe(0);
+    // One of three relevant ids found, at rank 3: 0.5 / (1 + 1/log2 3 + 0.5).
+    expect(ndcgAt(['x', 'y', 'a'], ['a', 'b', 'c'], 10)).toBeCloseTo(0.5 / 2.1309298);
+    expect(ndcgAt(['a'], [], 10)).toBe(0);
   });
 });

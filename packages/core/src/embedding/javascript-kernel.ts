@@ -1,4 +1,4 @@
-import type { KernelMemory } from './similarity-kernel';
+import type { KernelMemory } from './kernel-memory';
 
 /** Whether this host stores numbers little-endian, as WebAssembly memory does. */
 export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

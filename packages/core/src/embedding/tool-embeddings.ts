@@ -1,5 +1,5 @@
-import type { CatalogEntry } from '../engine/tool-catalog';
 import { MAX_QUERY_LENGTH } from '../search/parsed-query';
+import type { ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndex } from '../search/tool-index';
 import { contentHash } from './content-hash';
 import { EmbeddingError, type EmbedFunction } from './embed-function';
@@ -16,13 +16,19 @@ const MAX_CACHED_QUERY_VECTORS = 256;
 /** Where an embedding failure is reported (the session's `onError`, with its thread). */
 export type EmbeddingReporter = (operation: 'embed.tools' | 'embed.query', error: unknown) => void;
 
+/** A catalog tool as the embeddings read it: the descriptor its text is made from (an engine's `CatalogEntry` is one). */
+export interface DescribedTool<TTool> {
+  tool: TTool;
+  descriptor: ToolDescriptor;
+}
+
 /**
  * A catalog and the index built from it: what a search ranks. Lists of them start with the
  * engine's own catalog (then a request's resolved tools, if any).
  */
 export interface Searchable<TTool> {
   index: ToolIndex;
-  catalog: ReadonlyMap<string, CatalogEntry<TTool>>;
+  catalog: ReadonlyMap<string, DescribedTool<TTool>>;
 }
 
 /** The texts of an index's tools, by id, with their content hashes. */
@@ -153,7 +159,7 @@ export class ToolEmbeddings {
    */
   matrixOf<TTool>(
     index: ToolIndex,
-    catalog: ReadonlyMap<string, CatalogEntry<TTool>>,
+    catalog: ReadonlyMap<string, DescribedTool<TTool>>,
     own = false,
   ): VectorMatrix | undefined {
     const cache = this.cache;
@@ -175,7 +181,10 @@ export class ToolEmbeddings {
     return matrix;
   }
 
-  #textsOf<TTool>(index: ToolIndex, catalog: ReadonlyMap<string, CatalogEntry<TTool>>): IndexTexts {
+  #textsOf<TTool>(
+    index: ToolIndex,
+    catalog: ReadonlyMap<string, DescribedTool<TTool>>,
+  ): IndexTexts {
     let texts = this.#texts.get(index);
     if (!texts) {
       texts = { ids: [], texts: [], hashes: [] };

@@ -1,10 +1,7 @@
 import { dot } from './exact-dot';
+import type { KernelMemory } from './kernel-memory';
 import { clamp, EVEN_OFFSET, encodeQuery, type QueryCodes } from './query-codes';
-import {
-  createKernelMemory,
-  type KernelMemory,
-  type SimilarityKernelPreference,
-} from './similarity-kernel';
+import { createKernelMemory, type SimilarityKernelPreference } from './similarity-kernel';
 import type { VectorCache } from './vector-cache';
 
 /** Codes of tool vectors are 8-bit: -127..127 (never -128, so negating one cannot overflow). */

@@ -1,8 +1,9 @@
 import type { JSONSchema, ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
+import type { FilterPhase } from './filter-phase';
+import { META_TOOL_NAMES } from './meta-tool-names';
 import { type RequestCatalog, RequestCatalogs } from './request-catalogs';
 import { buildCatalog } from './tool-catalog';
-import { type FilterPhase, META_TOOL_NAMES } from './types';
 
 /**
  * A tool known by its metadata until it is loaded: search ranks the metadata, and `resolve`

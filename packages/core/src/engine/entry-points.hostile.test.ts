@@ -1,8 +1,8 @@
 /**
- * Hostile input, table-driven, for the core's entry points: the meta-tools' inputs (what a model
- * sends), `ToolIndex` (what a catalog or a query holds), the engine's catalog and `describe`
- * (what third-party tool servers publish), the filter (what an operator's policy does), the
- * memory store and the context replay (what a conversation carries). Each row states its outcome:
+ * Hostile input, table-driven, for the engine's entry points: the meta-tools' inputs (what a model
+ * sends), the engine's catalog and `describe` (what third-party tool servers publish), and the
+ * filter (what an operator's policy does). (`ToolIndex`, the memory store and the context replay
+ * have theirs beside them: `*.hostile.test.ts`.) Each row states its outcome:
  * a clear answer (checked) or a clear error; every row must finish within its stated time (the
  * test's timeout: a hang guard, never a speed gate); and, unless the row says it changes state,
  * the thread's loaded tools, the offered tools and the index are the same afterwards.
@@ -34,8 +34,6 @@ import type {
   SearchToolsOutput,
   UnloadToolOutput,
 } from '../meta-tools/meta-tool-schemas';
-import { ToolIndex } from '../search/tool-index';
-import { deriveLoadedToolNames } from '../state/context-state';
 import { createMemoryStore, type MemoryStore } from '../state/memory-store';
 import { toToolRecord } from './to-tool-record';
 import { createToolSearchEngine, type ToolSearchEngine } from './tool-search-engine';
@@ -456,132 +454,4 @@ describe('core entry points under hostile input', () => {
       row.within ?? QUICK,
     );
   }
-});
-
-describe('ToolIndex under hostile input', () => {
-  const index = () =>
-    new ToolIndex([
-      { id: 'get_weather', description: 'Current weather for a city' },
-      ...PROTOTYPE_NAMES.map((id) => ({ id, description: `the ${id} tool` })),
-    ]);
-
-  it.each(STRINGS)(
-    'search answers %s with hits it holds, within its time',
-    (_label, query) => {
-      const tools = index();
-      const hits = tools.search(query, { topK: 10 });
-      for (const hit of hits) expect(tools.has(hit.id)).toBe(true);
-      for (const hit of hits) expect(Number.isFinite(hit.score)).toBe(true);
-      expect(tools.size).toBe(5);
-    },
-    SLOW,
-  );
-
-  it('finds tools named __proto__, constructor, hasOwnProperty and toString by their id', () => {
-    const tools = index();
-    for (const id of PROTOTYPE_NAMES) expect(tools.search(id)[0]?.id).toBe(id);
-  });
-
-  it.each([
-    ['an empty id', { id: '' }],
-    ['a number id', { id: 7 }],
-    ['null', null],
-  ])('add refuses %s with a TypeError and keeps its tools', (_label, tool) => {
-    const tools = index();
-    expect(() => tools.add(tool as never)).toThrow(TypeError);
-    expect(tools.size).toBe(5);
-  });
-
-  it.each([
-    ['a cyclic schema', cyclicSchema()],
-    ['a 10,000-level schema', deepSchema()],
-  ])('indexes a tool with %s', (_label, inputSchema) => {
-    const tools = index();
-    tools.add({ id: 'odd', description: 'odd schema', inputSchema });
-    expect(tools.search('odd schema')[0]?.id).toBe('odd');
-  });
-
-  // 'the tool' matches the four tools named after prototype members.
-  it.each([
-    ['topK NaN (the default, 5)', { topK: Number.NaN }, 4],
-    ['topK -1', { topK: -1 }, 0],
-    ['topK Infinity', { topK: Number.POSITIVE_INFINITY }, 4],
-    ['minScore NaN (the default, 0)', { minScore: Number.NaN }, 4],
-  ])('search takes %s as a clear setting', (_label, options, count) => {
-    expect(index().search('the tool', options)).toHaveLength(count);
-  });
-
-  it.each([
-    [
-      'throws',
-      () => {
-        throw new Error('x');
-      },
-      0,
-    ],
-    ['answers "yes"', () => 'yes', 0],
-  ])('a search filter that %s keeps no tool', (_label, filter, count) => {
-    expect(index().search('the tool', { filter: filter as never })).toHaveLength(count);
-  });
-});
-
-describe('context replay under hostile conversation results', () => {
-  it.each([
-    ['a 10 MB JSON text', JSON.stringify({ success: true, loaded: ['a'], note: TEN_MB })],
-    ['100,000 loaded names', { success: true, loaded: MANY_NAMES }],
-    ['prototype keys', prototypeKeyedJson({ success: true, loaded: ['evil'] })],
-    ['a loaded list of non-strings', { success: true, loaded: [1, null, {}, ['x']] }],
-    ['text that is not JSON', '{"success": true, "loaded": ["a"'],
-  ])(
-    'reads %s without throwing',
-    (_label, output) => {
-      const names = deriveLoadedToolNames([{ toolName: 'load_tool', output }]);
-      for (const name of names) expect(typeof name).toBe('string');
-      expect(names).not.toContain('evil');
-    },
-    SLOW,
-  );
-});
-
-describe('createMemoryStore under hostile thread ids', () => {
-  it.each(['__proto__', 'constructor', 'hasOwnProperty', '', ONE_MB, LONE_SURROGATES])(
-    'keeps the thread %# to itself',
-    async (threadId) => {
-      const store = createMemoryStore();
-      await store.update(threadId, { type: 'load', ids: ['a'], at: 1 });
-      expect((await store.get(threadId))?.tools.map((entry) => entry.id)).toEqual(['a']);
-      expect(await store.get('other')).toBeUndefined();
-      expect(({} as Record<string, unknown>).a).toBeUndefined();
-    },
-  );
-});
-
-describe('createMemoryStore under a thread far over its budget', () => {
-  it(
-    'loads 100,000 ids within a budget of 3, evicting the rest at once, within its time',
-    async () => {
-      const store = createMemoryStore();
-      const change = await store.update('thread', {
-        type: 'load',
-        ids: MANY_NAMES,
-        at: 1,
-        maxLoadedTools: 3,
-      });
-      expect(change.loaded).toEqual(MANY_NAMES.slice(-3));
-      expect(change.evicted).toEqual(MANY_NAMES.slice(0, -3));
-    },
-    SLOW,
-  );
-
-  it(
-    'unloads one id of 100,000 loaded ones',
-    async () => {
-      const store = createMemoryStore();
-      await store.update('thread', { type: 'load', ids: MANY_NAMES, at: 1 });
-      const change = await store.update('thread', { type: 'unload', ids: ['tool_0'] });
-      expect(change.unloaded).toEqual(['tool_0']);
-      expect((await store.get('thread'))?.tools).toHaveLength(MANY_NAMES.length - 1);
-    },
-    SLOW,
-  );
 });

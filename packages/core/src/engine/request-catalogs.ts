@@ -1,8 +1,8 @@
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { ToolIndexOptions } from '../search/tool-index-options';
+import { RESERVED_TOOL_NAMES } from './meta-tool-names';
 import type { ToolCatalog } from './tool-catalog';
-import { RESERVED_TOOL_NAMES } from './types';
 
 /** Requests (and request indexes) kept for reuse: a request's tools repeat across its steps and callers. */
 const MAX_CACHED_REQUESTS = 32;

@@ -1,10 +1,34 @@
-import type { DeferredTool } from './deferred-tools';
+import type { DeferredCatalogs, DeferredTool, DeferredToolsOptions } from './deferred-tools';
 import { ToolResolutionError } from './deferred-tools';
+import type { FilterPhase } from './filter-phase';
 import type { RequestCatalog } from './request-catalogs';
 import { runFilter } from './run-filter';
 import { type CatalogEntry, idIn } from './tool-catalog';
-import type { ToolSearchSession } from './tool-search-session';
-import type { FilterPhase } from './types';
+import type { DenialReason, ToolSearchEvents } from './types';
+
+/**
+ * What a session's deferred tools read and call on their session (a `ToolSearchSession` is one):
+ * named here, so that this file does not import the session that builds it.
+ */
+export interface DeferredToolsHost<TTool, TContext> {
+  readonly threadId: string | undefined;
+  readonly requestContext: TContext | undefined;
+  readonly engine: {
+    readonly options: Readonly<DeferredToolsOptions<TTool, TContext>> & {
+      readonly filterTimeout: number;
+    };
+    readonly deferredCatalogs: DeferredCatalogs<TTool> | undefined;
+  };
+  /** The static or request-resolved tool a name stands for. */
+  lookup(name: string): CatalogEntry<TTool> | undefined;
+  /** Reports a refused tool (`onDenied`). */
+  deny(toolName: string, phase: FilterPhase, reason: DenialReason): void;
+  /** Reports an event to the engine's handlers. */
+  emit<TName extends keyof ToolSearchEvents>(
+    name: TName,
+    event: Parameters<NonNullable<ToolSearchEvents[TName]>>[0],
+  ): void;
+}
 
 /**
  * @internal One session's deferred tools: the request's metadata, fetched at most once and only
@@ -13,14 +37,14 @@ import type { FilterPhase } from './types';
  * credential revoked since the last step withdraws the tool at the next.
  */
 export class SessionDeferredTools<TTool, TContext> {
-  readonly #session: ToolSearchSession<TTool, TContext>;
+  readonly #session: DeferredToolsHost<TTool, TContext>;
   #fetch: Promise<void> | undefined;
   #catalog: RequestCatalog<DeferredTool<TTool>> | undefined;
   readonly #resolutions = new Map<string, Promise<TTool | undefined>>();
   readonly #resolved = new Map<string, TTool>();
   readonly #failures = new Map<string, ToolResolutionError>();
 
-  constructor(session: ToolSearchSession<TTool, TContext>) {
+  constructor(session: DeferredToolsHost<TTool, TContext>) {
     this.#session = session;
   }
 

@@ -10,6 +10,10 @@
  * - no thread or anonymous conversation sees another's loads;
  * - a tool that is not active is never reported runnable (`isActive`), whatever the model calls.
  *
+ * One piece: the reference model, the commands that drive engine and model alike, the
+ * invariants checked after each, and the sequences that once failed are one suite; a command kept
+ * apart from its model would drift from it.
+ *
  * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
 import fc from 'fast-check';

@@ -2,12 +2,15 @@ import type { z } from 'zod';
 import type { EmbedFunction, FusionSettings } from '../embedding/embed-function';
 import type { JSONSchema, ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
+import type { ToolResultRecord } from '../state/context-state';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import type { DeferredToolsOptions } from './deferred-tools';
+import type { FilterPhase } from './filter-phase';
 import type { ResolvedTools } from './request-catalogs';
 
-/** Where a filter is being asked: search results, a load, or a tool already loaded. */
-export type FilterPhase = 'search' | 'load' | 'active';
+export type { ToolResultRecord } from '../state/context-state';
+export type { FilterPhase } from './filter-phase';
+export { CALL_TOOL_NAME, META_TOOL_NAMES, RESERVED_TOOL_NAMES } from './meta-tool-names';
 
 /** What a filter is asked about. */
 export interface ToolFilterArgs<TTool, TContext> {
@@ -209,13 +212,6 @@ export interface ToolDefinition {
   inputSchema: JSONSchema;
 }
 
-/** A conversation's tool result, in the framework-neutral shape the context storage reads. */
-export interface ToolResultRecord {
-  toolName: string;
-  /** The tool's output, as an object or as its JSON text. */
-  output: unknown;
-}
-
 /** What a session is created from: one request (one agent call) of one caller. */
 export interface SessionInit<TTool, TContext> {
   /** The conversation thread; without one the session shares no state with other requests. */
@@ -272,15 +268,3 @@ export interface ActiveTool<TTool> {
    */
   deferred?: true;
 }
-
-/** Names reserved for the meta-tools; no catalog tool may use them. */
-export const META_TOOL_NAMES = ['search_tools', 'load_tool', 'unload_tool'] as const;
-
-/** The meta-tool that runs loaded tools under `expose: 'proxy'`. */
-export const CALL_TOOL_NAME = 'call_tool';
-
-/**
- * Names no catalog tool may use: the meta-tools' and `call_tool`, in either mode, so that
- * switching `expose` never renames a tool.
- */
-export const RESERVED_TOOL_NAMES = [...META_TOOL_NAMES, CALL_TOOL_NAME] as const;

@@ -101,6 +101,33 @@ export function postingCompact(posting: PostingList, alive: Uint8Array): void {
   posting.dead = 0;
 }
 
+/**
+ * Renumbers the postings' slots by `remap`, dropping those it maps to -1 (removed documents),
+ * keeping the others in order: `remap` must keep the live slots in ascending order.
+ */
+export function postingRenumber(posting: PostingList, remap: Int32Array): void {
+  let kept = 0;
+  for (let position = 0; position < posting.length; position++) {
+    const slot = remap[posting.slots[position]!]!;
+    if (slot < 0) continue;
+    posting.slots[kept] = slot;
+    if (kept !== position) {
+      posting.frequencies.copyWithin(
+        kept * FIELD_COUNT,
+        position * FIELD_COUNT,
+        (position + 1) * FIELD_COUNT,
+      );
+      if (posting.weights.length > position) {
+        posting.weights[kept] = posting.weights[position]!;
+        posting.bonuses[kept] = posting.bonuses[position]!;
+      }
+    }
+    kept++;
+  }
+  posting.length = kept;
+  posting.dead = 0;
+}
+
 /** The postings of terms `0 .. terms - 1`, grouped by term: term `t` has `[offsets[t], offsets[t + 1])`. */
 export interface PostingBlock {
   terms: number;

@@ -1,6 +1,50 @@
+import type { ParsedQuery } from './parsed-query';
 import type { SearchHit } from './tool-descriptor';
-import type { Candidate, SearchOptions, ToolIndex } from './tool-index';
 import { TopK } from './top-k';
+
+/** Options of `ToolIndex.search`. */
+export interface SearchOptions {
+  /**
+   * How many hits to return at most.
+   * @default 5
+   */
+  topK?: number;
+  /**
+   * Hits scoring at or below this are dropped.
+   * @default 0
+   */
+  minScore?: number;
+  /** Keeps only the tools it returns `true` for; a filter that throws excludes the tool. */
+  filter?: (id: string) => boolean;
+}
+
+/** A scored tool of one index, before descriptions are looked up. */
+export interface Candidate {
+  id: string;
+  score: number;
+  slot: number;
+}
+
+/** @internal What {@link searchIndexes} needs of an index (`ToolIndex` is one). */
+export interface SearchableIndex {
+  readonly size: number;
+  /** Parses a query with the index's tokenizer. */
+  parseQuery(query: string): ParsedQuery;
+  /** Live documents containing an analyzed term. */
+  documentFrequency(term: string): number;
+  /** Scores the index's tools with the given idf per term, feeding the passing ones to `top`. */
+  collect(
+    query: ParsedQuery,
+    idf: readonly number[],
+    options: {
+      minScore: number;
+      filter: ((id: string) => boolean) | undefined;
+      top: TopK<Candidate>;
+    },
+  ): void;
+  /** The description of a tool `collect` returned, by its slot. */
+  descriptionAt(slot: number): string;
+}
 
 const DEFAULT_TOP_K = 5;
 
@@ -10,7 +54,7 @@ const DEFAULT_TOP_K = 5;
  * average field lengths. Used for tools resolved per request, and by `ToolIndex.search` alone.
  */
 export function searchIndexes(
-  indexes: readonly ToolIndex[],
+  indexes: readonly SearchableIndex[],
   query: string,
   options: SearchOptions & {
     /** Per index, a filter applied to that index only (a request's tool shadowing a static one). */
@@ -29,7 +73,7 @@ export function searchIndexes(
     for (const index of indexes) frequency += index.documentFrequency(term);
     return Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
   });
-  const top = new TopK<Candidate & { index: ToolIndex }>(topK);
+  const top = new TopK<Candidate & { index: SearchableIndex }>(topK);
   for (const [position, index] of indexes.entries()) {
     const sink = new TopK<Candidate>(topK);
     const indexFilter = options.indexFilters?.[position];

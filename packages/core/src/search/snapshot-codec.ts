@@ -1,4 +1,5 @@
 import { decodePostings, encodePostings } from './posting-codec';
+import { checkSections, type SectionCheck, wordsHash } from './snapshot-checksum';
 import { parseRanking, type RankingDescription, SnapshotError } from './snapshot-ranking';
 import {
   buildLookupTable,
@@ -27,8 +28,6 @@ const SECTION_ALIGNMENT = 8;
  */
 const DESCRIPTION_BLOCK_BYTES = 16_384;
 const DESCRIPTION_BLOCK_WORDS = DESCRIPTION_BLOCK_BYTES / 4;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 /** What a snapshot holds: the live tools of an index, renumbered densely in slot order. */
 export interface SnapshotContents {
@@ -212,9 +211,11 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
     checksums[block] = descriptionBlockHash(words, layout.descriptions / 4, block);
   }
   // The final checksum covers everything before the description text, block checksums included.
-  const scan: Scan = { hash: FNV_OFFSET, failure: undefined };
-  scanPlain(words, 0, layout.descriptions / 4, scan);
-  new Uint32Array(buffer, layout.total - CHECKSUM_BYTES, 1)[0] = scan.hash >>> 0;
+  new Uint32Array(buffer, layout.total - CHECKSUM_BYTES, 1)[0] = wordsHash(
+    words,
+    0,
+    layout.descriptions / 4,
+  );
   return bytes;
 }
 
@@ -312,7 +313,7 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
 
   const { slots, terms, postings, foldedKeys } = header;
   const word = (offset: number) => offset / 4;
-  const checks: Check[] = [
+  const checks: SectionCheck[] = [
     {
       from: word(layout.stringOffsets),
       count: layout.stringCount + 1,
@@ -371,33 +372,14 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
     },
   ];
   const words = new Uint32Array(buffer, byteOffset, input.length / 4 - 1);
-  const scan: Scan = { hash: FNV_OFFSET, failure: undefined };
-  let at = 0;
-  for (const check of checks) {
-    scanPlain(words, at, check.from, scan);
-    at = check.from + check.count;
-    if (check.kind === 'bounded') scanBounded(words, check.from, at, check.limit, scan);
-    else scanAscending(words, check.from, at, check.limit, scan);
-    if (scan.failure === undefined && check.kind === 'offsets') {
-      // Offsets start at 0 and end at their section's length.
-      if (words[check.from] !== 0 || words[at - 1] !== check.limit) scan.failure = 'offsets';
-    }
-    if (scan.failure !== undefined) {
-      scan.failure = check.what;
-      break;
-    }
-  }
   const checked = word(layout.descriptions);
+  const checksum = new Uint32Array(buffer, byteOffset + input.length - CHECKSUM_BYTES, 1)[0];
+  const scan = checkSections(words, checks, checked);
   if (scan.failure !== undefined) {
     // A damaged word fails the checksum as well; say so rather than name the section.
-    const checksum = new Uint32Array(buffer, byteOffset + input.length - CHECKSUM_BYTES, 1)[0];
-    const full: Scan = { hash: FNV_OFFSET, failure: undefined };
-    scanPlain(words, 0, checked, full);
-    throw corrupt(full.hash >>> 0 === checksum ? scan.failure : 'checksum mismatch');
+    throw corrupt(wordsHash(words, 0, checked) === checksum ? scan.failure : 'checksum mismatch');
   }
-  scanPlain(words, at, checked, scan);
-  if (scan.hash >>> 0 !== new Uint32Array(buffer, byteOffset + input.length - CHECKSUM_BYTES, 1)[0])
-    throw corrupt('checksum mismatch');
+  if (scan.hash !== checksum) throw corrupt('checksum mismatch');
 
   const u32 = (offset: number, length: number) =>
     new Uint32Array(buffer, byteOffset + offset, length);
@@ -467,76 +449,10 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
   };
 }
 
-/** A section whose words must stay in bounds: `bounded` (each <= limit), `ascending` (and never decreasing), `offsets` (ascending, from 0 to limit). */
-interface Check {
-  from: number;
-  count: number;
-  kind: 'bounded' | 'ascending' | 'offsets';
-  limit: number;
-  what: string;
-}
-
-/** The running checksum of a pass over the words, and the first bound it found broken. */
-interface Scan {
-  hash: number;
-  failure: string | undefined;
-}
-
-// FNV-1a over 32-bit words: every step is a bijection, so any one damaged word is always caught.
-// Bounds are checked in the same loop, so each word is read once (cold memory is most of the cost).
-
-function scanPlain(words: Uint32Array, from: number, to: number, scan: Scan): void {
-  let hash = scan.hash;
-  for (let position = from; position < to; position++) {
-    hash = Math.imul(hash ^ words[position]!, FNV_PRIME);
-  }
-  scan.hash = hash;
-}
-
 /** The checksum of one block of description text (the last block ends with the section). */
 function descriptionBlockHash(words: Uint32Array, firstWord: number, block: number): number {
   const from = firstWord + block * DESCRIPTION_BLOCK_WORDS;
-  const scan: Scan = { hash: FNV_OFFSET, failure: undefined };
-  scanPlain(words, from, Math.min(from + DESCRIPTION_BLOCK_WORDS, words.length), scan);
-  return scan.hash >>> 0;
-}
-
-function scanBounded(
-  words: Uint32Array,
-  from: number,
-  to: number,
-  limit: number,
-  scan: Scan,
-): void {
-  let hash = scan.hash;
-  let broken = false;
-  for (let position = from; position < to; position++) {
-    const value = words[position]!;
-    hash = Math.imul(hash ^ value, FNV_PRIME);
-    if (value > limit) broken = true;
-  }
-  scan.hash = hash;
-  if (broken) scan.failure = 'bounds';
-}
-
-function scanAscending(
-  words: Uint32Array,
-  from: number,
-  to: number,
-  limit: number,
-  scan: Scan,
-): void {
-  let hash = scan.hash;
-  let broken = false;
-  let previous = 0;
-  for (let position = from; position < to; position++) {
-    const value = words[position]!;
-    hash = Math.imul(hash ^ value, FNV_PRIME);
-    if (value < previous || value > limit) broken = true;
-    previous = value;
-  }
-  scan.hash = hash;
-  if (broken) scan.failure = 'bounds';
+  return wordsHash(words, from, Math.min(from + DESCRIPTION_BLOCK_WORDS, words.length));
 }
 
 function isEncoding(value: unknown): value is TextEncoding {

@@ -1,4 +1,9 @@
-import type { ToolResultRecord } from '../engine/types';
+/** A conversation's tool result, in the framework-neutral shape the context storage reads. */
+export interface ToolResultRecord {
+  toolName: string;
+  /** The tool's output, as an object or as its JSON text. */
+  output: unknown;
+}
 
 /** The `type` of the activation receipt a `search_tools` result carries when it loaded tools (autoLoad). */
 export const AUTO_LOAD_ACTIVATION_TYPE = 'tool-search-auto-load';
