@@ -11,26 +11,13 @@ const FLOORS = [['core'], ['ai-sdk', 'langchain', 'mastra', 'redis'], ['mcp'], [
 
 /**
  * The folders of `tool-search-core`, by layer, lowest first: a folder imports only its own layer's
- * files and lower layers (folders sharing a layer do not import each other). The entry points
- * (`src/index.ts` and the subpaths, `src/anthropic.ts` and `src/openai.ts`) are above them all.
+ * files and lower layers (folders sharing a layer do not import each other). The meta-tools sit
+ * below the engine: they take a `MetaToolHost`, the narrow interface a session satisfies, and the
+ * session builds them. The entry points (`src/index.ts` and the subpaths, `src/anthropic.ts` and
+ * `src/openai.ts`) are above them all.
  */
-const CORE_LAYERS = [['search', 'state'], ['embedding'], ['engine'], ['meta-tools'], ['native']];
+const CORE_LAYERS = [['search', 'state'], ['embedding'], ['meta-tools'], ['engine'], ['native']];
 
-/**
- * TEMPORARY EXCEPTION, removed with the meta-tools interface (issue 22/23): the session builds
- * the meta-tools (`engine/tool-search-session.ts` imports files of `meta-tools/`, an import up a
- * layer) while every file of `meta-tools/` imports the session back, and the session also names
- * its engine's type (`engine/tool-search-engine.ts`, which creates sessions).
- * `engine/preselect.ts` loads tools with `meta-tools/load-names.ts` (an import up a layer too: it
- * belongs above the meta-tools once they no longer take the session). Circles made of these files
- * alone, and these two files' imports of `meta-tools/`, are let through until then; any other
- * circle or upward import fails.
- */
-const SESSION_EXCEPTION = {
-  upward: '^packages/core/src/engine/(tool-search-session|preselect)\\.ts$',
-  circle:
-    '^packages/core/src/(engine/tool-search-session\\.ts|engine/tool-search-engine\\.ts|meta-tools/[^/]+\\.ts)$',
-};
 
 /** Each workspace package's entry points (its `exports`, as the sources resolve), as patterns. */
 const ENTRY_POINTS = readdirSync(path.join(__dirname, 'packages')).flatMap((name) => {
@@ -76,7 +63,7 @@ function coreLayerRules() {
       severity: 'error',
       from: {
         path: `^packages/core/src/${alternatives(layer)}/`,
-        pathNot: [TESTS, SESSION_EXCEPTION.upward],
+        pathNot: TESTS,
       },
       to: {
         path: `^packages/core/src/${alternatives(sameOrAbove)}/`,
@@ -94,7 +81,7 @@ module.exports = {
       comment: 'An import circle: split out what both sides need, into the lower one.',
       severity: 'error',
       from: {},
-      to: { circular: true, via: { pathNot: SESSION_EXCEPTION.circle } },
+      to: { circular: true },
     },
     ...coreLayerRules(),
     {

@@ -16,20 +16,6 @@ const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist']);
 const REASON = /^\s*(?:\/\/|\/?\*+)?\s*One piece:\s*(.*)$/im;
 
-/**
- * TEMPORARY: long files in folders other work owns right now, listed here rather than edited
- * under that work; each entry goes when that work is merged (the check fails once an entry is no
- * longer needed, so the list cannot go stale).
- */
-const PENDING_ELSEWHERE: Readonly<Record<string, string>> = {
-  'packages/core/src/engine/tool-search-session.ts':
-    'being reworked with the meta-tools interface (issue 22/23): a split or a header there',
-  'packages/redis/src/create-redis-store.property.test.ts':
-    'owned by the Redis work (issue 24): a header or a split there',
-  'packages/mcp/src/gateway/tool-search-gateway.property.test.ts':
-    'owned by the gateway work (issue 25): a header or a split there',
-};
-
 const root = resolve(import.meta.dirname, '..');
 
 function* sourceFiles(folder: string): Generator<string> {
@@ -71,7 +57,6 @@ function lineCount(text: string): number {
 }
 
 const problems: string[] = [];
-const pending = new Set(Object.keys(PENDING_ELSEWHERE));
 let checked = 0;
 for (const packageFolder of readdirSync(join(root, 'packages'), { withFileTypes: true })) {
   if (!packageFolder.isDirectory()) continue;
@@ -89,23 +74,12 @@ for (const packageFolder of readdirSync(join(root, 'packages'), { withFileTypes:
     const lines = lineCount(text);
     const reason = REASON.exec(leadingComment(text))?.[1]?.trim() ?? '';
     const justified = reason.length >= MIN_REASON_LENGTH;
-    if (pending.delete(name)) {
-      if (lines <= MAX_LINES || justified) {
-        problems.push(
-          `${name}: no longer needs its PENDING_ELSEWHERE entry in scripts/check-file-sizes.ts (${lines} lines${justified ? ', with a reason' : ''}); remove the entry`,
-        );
-      }
-      continue;
-    }
     if (lines > MAX_LINES && !justified) {
       problems.push(
         `${name}: ${lines} lines (over ${MAX_LINES}). Split it by concept, or, if it must stay one piece, say why in its header: a line "One piece: <reason>" in the comment before its first line of code`,
       );
     }
   }
-}
-for (const name of pending) {
-  problems.push(`${name}: listed in PENDING_ELSEWHERE but not found; remove the entry`);
 }
 if (problems.length > 0) {
   console.error(`check-file-sizes: ${problems.length} problem(s)\n${problems.join('\n')}`);

@@ -23,11 +23,15 @@ export { ToolResolutionError } from './engine/deferred-tools';
 export type { PreselectOptions, PreselectOutcome } from './engine/preselect';
 export { preloadTools, preselectTools } from './engine/preselect';
 export type { RequestCatalog, RequestTools, ResolvedTools } from './engine/request-catalogs';
+export type {
+  ResolvedEngineOptions,
+  ResolvedFusionSettings,
+  SessionEngine,
+} from './engine/session-engine';
 export { toToolRecord } from './engine/to-tool-record';
 export type { CatalogEntry, ToolCatalog } from './engine/tool-catalog';
-export type { ResolvedFusionSettings } from './engine/tool-search-engine';
 export { createToolSearchEngine, ToolSearchEngine } from './engine/tool-search-engine';
-export { StoreError, ToolSearchSession } from './engine/tool-search-session';
+export { ToolSearchSession } from './engine/tool-search-session';
 export type {
   ActiveTool,
   DenialReason,
@@ -111,3 +115,4 @@ export type {
 } from './state/loaded-tools-store';
 export type { MemoryStore, MemoryStoreOptions, StateStats } from './state/memory-store';
 export { createMemoryStore, DEFAULT_MAX_THREADS, DEFAULT_TTL } from './state/memory-store';
+export { StoreError } from './state/store-error';

@@ -11,6 +11,10 @@
  * thread sees another's loads); each engine offers exactly the pins and the stored tools, and
  * `isActive` agrees.
  *
+ * One piece: the reference model of a thread, the commands that drive both engines and the model
+ * alike, and the run that checks them after every command share one model's state; split, each
+ * part would have to re-declare it.
+ *
  * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
 import fc from 'fast-check';

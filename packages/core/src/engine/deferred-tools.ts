@@ -1,7 +1,7 @@
+import type { FilterPhase } from '../meta-tools/filter-phase';
+import { META_TOOL_NAMES } from '../meta-tools/meta-tool-names';
 import type { JSONSchema, ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
-import type { FilterPhase } from './filter-phase';
-import { META_TOOL_NAMES } from './meta-tool-names';
 import { type RequestCatalog, RequestCatalogs } from './request-catalogs';
 import { buildCatalog } from './tool-catalog';
 

@@ -1,7 +1,7 @@
+import { RESERVED_TOOL_NAMES } from '../meta-tools/meta-tool-names';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { ToolIndexOptions } from '../search/tool-index-options';
-import { RESERVED_TOOL_NAMES } from './meta-tool-names';
 import type { ToolCatalog } from './tool-catalog';
 
 /** Requests (and request indexes) kept for reuse: a request's tools repeat across its steps and callers. */

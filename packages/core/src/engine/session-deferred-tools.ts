@@ -1,6 +1,6 @@
+import type { FilterPhase } from '../meta-tools/filter-phase';
 import type { DeferredCatalogs, DeferredTool, DeferredToolsOptions } from './deferred-tools';
 import { ToolResolutionError } from './deferred-tools';
-import type { FilterPhase } from './filter-phase';
 import type { RequestCatalog } from './request-catalogs';
 import { runFilter } from './run-filter';
 import { type CatalogEntry, idIn } from './tool-catalog';

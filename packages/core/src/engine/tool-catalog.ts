@@ -1,5 +1,5 @@
+import { RESERVED_TOOL_NAMES } from '../meta-tools/meta-tool-names';
 import type { ToolDescriptor } from '../search/tool-descriptor';
-import { RESERVED_TOOL_NAMES } from './meta-tool-names';
 
 /** A catalog tool with the descriptor it is indexed by. */
 export interface CatalogEntry<TTool> {

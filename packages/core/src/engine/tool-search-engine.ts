@@ -19,9 +19,14 @@ import {
   type RequestTools,
   ResolvedTools,
 } from './request-catalogs';
+import type {
+  ResolvedEngineOptions,
+  ResolvedFusionSettings,
+  SessionEngine,
+} from './session-engine';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from './tool-catalog';
 import { ToolSearchSession } from './tool-search-session';
-import type { ExposeMode, SessionInit, ToolSearchEngineOptions } from './types';
+import type { SessionInit, ToolSearchEngineOptions } from './types';
 
 const DEFAULT_FILTER_TIMEOUT = 3_000;
 const DEFAULT_TOP_K = 5;
@@ -33,24 +38,13 @@ const DEFAULT_EMBED_BATCH_SIZE = 128;
 /** Timers fire at once beyond this delay (a signed 32-bit count of ms). */
 const MAX_TIMER_DELAY = 2_147_483_647;
 
-/** The fusion settings with their defaults applied. */
-export type ResolvedFusionSettings = Required<Omit<FusionSettings, 'model'>> &
-  Pick<FusionSettings, 'model'>;
-
 /**
  * The framework-agnostic tool search: owns the catalog's index, the loaded-tool state and the
  * policy. Adapters create one per agent and a {@link ToolSearchSession} per request.
  */
-export class ToolSearchEngine<TTool, TContext = unknown> {
+export class ToolSearchEngine<TTool, TContext = unknown> implements SessionEngine<TTool, TContext> {
   /** Resolved options; read by sessions. */
-  readonly options: Readonly<ToolSearchEngineOptions<TTool, TContext>> & {
-    topK: number;
-    minScore: number;
-    autoLoad: boolean;
-    expose: ExposeMode;
-    filterTimeout: number;
-    fusion: ResolvedFusionSettings;
-  };
+  readonly options: ResolvedEngineOptions<TTool, TContext>;
   readonly index: ToolIndex;
   /**
    * The vectors of tool texts, by content hash, when `embed` is given: `serialize()` it to keep

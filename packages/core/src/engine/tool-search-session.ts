@@ -1,24 +1,23 @@
 import type { Searchable } from '../embedding/tool-embeddings';
 import { callLoadedTool } from '../meta-tools/call-tool';
 import { createMetaTools } from '../meta-tools/create-meta-tools';
+import type { MetaToolHost } from '../meta-tools/meta-tool-host';
 import type { CallToolOutcome } from '../meta-tools/meta-tool-schemas';
 import { toolSearchInstructions } from '../meta-tools/meta-tool-texts';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndex } from '../search/tool-index';
-import { applyLoadedToolsOperation } from '../state/apply-loaded-tools-operation';
-import { type DerivedTool, deriveLoadedTools } from '../state/context-state';
 import type {
   LoadedToolEntry,
   LoadedToolsChange,
   LoadedToolsOperation,
 } from '../state/loaded-tools-store';
 import type { DeferredTool, ToolResolutionError } from './deferred-tools';
-import { runExclusive } from './exclusive';
 import { type RequestCatalog, ResolvedTools } from './request-catalogs';
 import { runFilter } from './run-filter';
 import { SessionDeferredTools } from './session-deferred-tools';
+import type { SessionEngine } from './session-engine';
+import { SessionLoads, withinBudget } from './session-loads';
 import { type CatalogEntry, idIn } from './tool-catalog';
-import type { ToolSearchEngine } from './tool-search-engine';
 import type {
   ActiveTool,
   DenialReason,
@@ -36,7 +35,7 @@ import type {
  * A session without a thread id keeps its loaded tools to itself: they come from its own tool
  * results and loads, never from shared state.
  */
-export class ToolSearchSession<TTool, TContext = unknown> {
+export class ToolSearchSession<TTool, TContext = unknown> implements MetaToolHost<TTool, TContext> {
   readonly threadId: string | undefined;
   readonly requestContext: TContext | undefined;
   /** How loaded tools reach the model in this request: the engine's `expose`, unless overridden. */
@@ -44,23 +43,17 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   /** The meta-tools to offer this step: `search_tools`, then `load_tool` and `unload_tool` when enabled. */
   readonly metaTools: MetaTool[];
   /** The engine this session belongs to (its options, catalog and index). */
-  readonly engine: ToolSearchEngine<TTool, TContext>;
+  readonly engine: SessionEngine<TTool, TContext>;
   readonly #resolved: RequestCatalog<TTool> | undefined;
   /** The request's deferred tools, when the engine has a `deferredTools` source. */
   readonly #deferred: SessionDeferredTools<TTool, TContext> | undefined;
   /** Tools the request's own earlier results loaded (`requestResults`): the load filter passed them. */
-  readonly #trusted: ReadonlySet<string>;
-  /** Tools the conversation's tool results leave loaded (by id), derived once per `setToolResults`. */
-  #derived: DerivedTool[];
-  /** Loads made in this session that its tool results do not show yet (no store, or no thread). */
-  #ownEntries: LoadedToolEntry[] = [];
-  /** Under 'context': names the conversation loaded but this session unloaded or evicted. */
-  readonly #removed = new Set<string>();
   readonly #filterAnswers = new Map<string, Promise<boolean>>();
-  readonly #lockKey: object = {};
+  /** The loaded tools: in the store, or derived from the conversation. */
+  readonly #loads: SessionLoads;
 
   /** @internal Use `engine.createSession()`. */
-  constructor(engine: ToolSearchEngine<TTool, TContext>, init: SessionInit<TTool, TContext>) {
+  constructor(engine: SessionEngine<TTool, TContext>, init: SessionInit<TTool, TContext>) {
     this.engine = engine;
     this.threadId =
       typeof init.threadId === 'string' && init.threadId !== '' ? init.threadId : undefined;
@@ -76,10 +69,31 @@ export class ToolSearchSession<TTool, TContext = unknown> {
       );
     this.#resolved = resolvedOf(engine, init.resolvedTools);
     this.#deferred = engine.deferredCatalogs ? new SessionDeferredTools(this) : undefined;
-    const own = [...(init.requestResults ?? [])];
-    this.#derived = this.#derive([...(init.toolResults ?? []), ...own]);
-    this.#trusted = new Set(this.#derive(own).map((tool) => tool.name));
+    this.#loads = new SessionLoads(
+      {
+        threadId: this.threadId,
+        store: engine.store,
+        pinned: engine.options.alwaysLoaded ?? [],
+        resolveName: (name) => this.lookup(name)?.descriptor.id ?? name,
+        idOf: (name) => this.idOf(name),
+        prepareDeferred: (names) => this.prepareDeferred(names),
+        allowsLoad: (name) => this.allows(name, 'load'),
+        reportError: (operation, error) =>
+          this.emit('onError', { threadId: this.threadId, operation, error }),
+      },
+      init,
+    );
     this.metaTools = createMetaTools(this);
+  }
+
+  /** @internal The engine's resolved options, as the meta-tools read them. */
+  get settings(): SessionEngine<TTool, TContext>['options'] {
+    return this.engine.options;
+  }
+
+  /** @internal The engine's embeddings, when it has `embed`. */
+  get embeddings(): SessionEngine<TTool, TContext>['embeddings'] {
+    return this.engine.embeddings;
   }
 
   /** The system instruction that explains the meta-tools to the model. */
@@ -110,7 +124,7 @@ export class ToolSearchSession<TTool, TContext = unknown> {
 
   /** Replaces the conversation's tool results (for `storage: 'context'`); call it each step. */
   setToolResults(results: Iterable<ToolResultRecord>): void {
-    this.#derived = this.#derive(results);
+    this.#loads.setToolResults(results);
   }
 
   /** @internal The indexes searched for this request: static first, then request-resolved. */
@@ -244,7 +258,10 @@ export class ToolSearchSession<TTool, TContext = unknown> {
     const allowed = await Promise.all(
       candidates.map(
         async ({ id, pinned: isPinned }) =>
-          (isPinned || !fromContext || this.#trusted.has(id) || (await this.allows(id, 'load'))) &&
+          (isPinned ||
+            !fromContext ||
+            this.#loads.isTrusted(id) ||
+            (await this.allows(id, 'load'))) &&
           this.allows(id, 'active'),
       ),
     );
@@ -384,143 +401,39 @@ export class ToolSearchSession<TTool, TContext = unknown> {
   }
 
   /**
-   * @internal Applies an operation to this session's loaded tools. A store with `update` applies
-   * it atomically where the state lives (safe across processes); otherwise it runs as a
-   * read-modify-write under this process's per-thread lock. A store failure is reported and
-   * rethrown as a {@link StoreError}.
+   * @internal Applies an operation to this session's loaded tools, atomically where the state
+   * lives; a store failure is reported and rethrown as a `StoreError`.
    */
-  async applyOperation(operation: LoadedToolsOperation): Promise<LoadedToolsChange> {
-    const store = this.engine.store;
-    if (store?.update && this.threadId !== undefined) {
-      let change: LoadedToolsChange;
-      try {
-        change = await store.update(this.threadId, operation);
-      } catch (error) {
-        this.emit('onError', { threadId: this.threadId, operation: 'store.update', error });
-        throw new StoreError(error);
-      }
-      return {
-        loaded: stringList(change?.loaded),
-        alreadyLoaded: stringList(change?.alreadyLoaded),
-        evicted: stringList(change?.evicted),
-        unloaded: stringList(change?.unloaded),
-      };
-    }
-    return this.update((entries) => applyLoadedToolsOperation(entries, operation));
+  applyOperation(operation: LoadedToolsOperation): Promise<LoadedToolsChange> {
+    return this.#loads.apply(operation);
   }
 
   /** @internal Runs a read-modify-write of this session's state, one at a time per thread. */
   update<TResult>(
     change: (entries: LoadedToolEntry[]) => TResult | Promise<TResult>,
   ): Promise<TResult> {
-    const key = this.usesStore ? `thread:${this.threadId}` : this.#lockKey;
-    return runExclusive(key, async () => {
-      const entries = await this.readEntries({ throwOnError: true });
-      const result = await change(entries);
-      await this.#writeEntries(entries);
-      return result;
-    });
+    return this.#loads.update(change);
   }
 
   /** @internal Loaded entries in load order. A failing store reads as empty (and is reported). */
-  async readEntries(options: { throwOnError?: boolean } = {}): Promise<LoadedToolEntry[]> {
-    const store = this.engine.store;
-    if (store && this.threadId !== undefined) {
-      try {
-        const state = await store.get(this.threadId);
-        return Array.isArray(state?.tools)
-          ? state.tools
-              .filter((entry) => typeof entry?.id === 'string')
-              .map((entry) => ({ ...entry }))
-          : [];
-      } catch (error) {
-        this.emit('onError', { threadId: this.threadId, operation: 'store.get', error });
-        if (options.throwOnError) throw new StoreError(error);
-        return [];
-      }
-    }
-    // Under 'context', and for a request without a thread: this request's messages plus its own
-    // loads. A derived tool counts as used when a result last loaded it. Messages can be forged:
-    // a name this request does not know or may not load was never loaded, so it takes no place in
-    // the budget (it would evict a real load, or push one out of `activeTools`).
-    const derived = this.#derived.filter((tool) => !this.#removed.has(tool.name));
-    // A name no static or request-resolved tool answers may be a deferred tool's.
-    await this.prepareDeferred(derived.map((tool) => tool.name)).catch(() => undefined);
-    const loadable = await Promise.all(
-      derived.map(
-        async (tool) =>
-          this.idOf(tool.name) !== undefined &&
-          (this.#trusted.has(tool.name) || (await this.allows(tool.name, 'load'))),
-      ),
-    );
-    const entries: LoadedToolEntry[] = derived
-      .filter((_, position) => loadable[position])
-      .map((tool) => ({ id: tool.name, usedAt: tool.lastLoadedAt }));
-    const seen = new Set(this.#derived.map((tool) => tool.name));
-    for (const entry of this.#ownEntries) if (!seen.has(entry.id)) entries.push({ ...entry });
-    return entries;
-  }
-
-  /**
-   * The tools the results leave loaded, by id, in first-load order; a result may name a tool by
-   * its key. Pinned tools are active anyway: as entries they would only take room in the budget.
-   */
-  #derive(results: Iterable<ToolResultRecord>): DerivedTool[] {
-    const pinned = new Set(this.engine.options.alwaysLoaded ?? []);
-    return deriveLoadedTools(results, (name) => this.lookup(name)?.descriptor.id ?? name).filter(
-      (tool) => !pinned.has(tool.name),
-    );
+  readEntries(options: { throwOnError?: boolean } = {}): Promise<LoadedToolEntry[]> {
+    return this.#loads.read(options);
   }
 
   /** Whether this session's state lives in the store (a thread id and a store), not in its messages. */
   get usesStore(): boolean {
-    return this.engine.store !== undefined && this.threadId !== undefined;
-  }
-
-  async #writeEntries(entries: LoadedToolEntry[]): Promise<void> {
-    const store = this.engine.store;
-    if (store && this.threadId !== undefined) {
-      try {
-        await store.set(this.threadId, { tools: entries });
-      } catch (error) {
-        this.emit('onError', { threadId: this.threadId, operation: 'store.set', error });
-        throw new StoreError(error);
-      }
-      return;
-    }
-    const derived = new Set(this.#derived.map((tool) => tool.name));
-    const kept = new Set(entries.map((entry) => entry.id));
-    for (const id of derived) if (!kept.has(id)) this.#removed.add(id);
-    for (const id of kept) this.#removed.delete(id);
-    this.#ownEntries = entries.filter((entry) => !derived.has(entry.id));
+    return this.#loads.usesStore;
   }
 
   /** @internal Marks a loaded tool as just used, for the `maxLoadedTools` eviction order. */
-  async touch(toolName: string): Promise<void> {
-    try {
-      await this.applyOperation({ type: 'touch', id: toolName, at: Date.now() });
-    } catch {
-      // Recency is a hint for eviction; a store failure here is already reported.
-    }
+  touch(toolName: string): Promise<void> {
+    return this.#loads.touch(toolName);
   }
-}
-
-/** A store failure, answered to the model as "try again" rather than thrown. */
-export class StoreError extends Error {
-  constructor(cause: unknown) {
-    super('The loaded-tools store failed', { cause });
-    this.name = 'StoreError';
-  }
-}
-
-/** The strings of a list a store returned; anything else reads as empty. */
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item) => typeof item === 'string') : [];
 }
 
 /** A request's catalog and index: resolved before (by this engine only), or resolved now. */
 function resolvedOf<TTool, TContext>(
-  engine: ToolSearchEngine<TTool, TContext>,
+  engine: SessionEngine<TTool, TContext>,
   tools: SessionInit<TTool, TContext>['resolvedTools'],
 ): RequestCatalog<TTool> | undefined {
   if (!tools) return undefined;
@@ -531,19 +444,4 @@ function resolvedOf<TTool, TContext>(
     );
   }
   return tools;
-}
-
-/** Keeps the most recently used `max` entries, in load order. */
-function withinBudget(entries: LoadedToolEntry[], max: number | undefined): LoadedToolEntry[] {
-  if (max === undefined || entries.length <= max) return entries;
-  const keep = new Set(
-    entries
-      .map((entry, position) => ({ entry, position }))
-      .sort(
-        (left, right) => right.entry.usedAt - left.entry.usedAt || right.position - left.position,
-      )
-      .slice(0, max)
-      .map(({ entry }) => entry),
-  );
-  return entries.filter((entry) => keep.has(entry));
 }

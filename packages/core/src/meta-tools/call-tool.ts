@@ -1,8 +1,8 @@
-import type { ToolSearchSession } from '../engine/tool-search-session';
-import { CALL_TOOL_NAME } from '../engine/types';
 import { checkArguments } from './argument-check';
 import { echoName } from './echo-name';
 import { inputProblem } from './input-problem';
+import type { MetaToolHost } from './meta-tool-host';
+import { CALL_TOOL_NAME } from './meta-tool-names';
 
 /** What each argument of `call_tool` takes, for the answer to a malformed call. */
 const CALL_TOOL_ARGUMENTS = {
@@ -22,7 +22,7 @@ import { type CallToolOutcome, type CallToolRefusal, callToolInput } from './met
  * @throws what `runTool` throws: the tool's own error, for the framework to report as it would
  */
 export async function callLoadedTool<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   input: unknown,
   callOptions: unknown,
 ): Promise<CallToolOutcome> {
@@ -61,7 +61,7 @@ export async function callLoadedTool<TTool, TContext>(
       error: verdict.error,
     });
   }
-  const runTool = session.engine.options.runTool!;
+  const runTool = session.settings.runTool!;
   const result = await runTool({
     id: descriptor.id,
     key: active.key,
@@ -81,10 +81,10 @@ function refuse(message: string, name?: string): CallToolOutcome {
 }
 
 function notLoadedMessage<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   name: string,
 ): string {
-  const how = session.engine.options.autoLoad
+  const how = session.settings.autoLoad
     ? 'Call search_tools with what you want to do (the tools it finds are loaded)'
     : 'Call search_tools with what you want to do, then load_tool with the exact name it returns';
   return `Tool "${echoName(name)}" is not loaded. ${how}, then run it with call_tool.`;

@@ -1,7 +1,6 @@
-import type { ToolSearchSession } from '../engine/tool-search-session';
-import type { MetaTool } from '../engine/types';
-import { CALL_TOOL_NAME } from '../engine/types';
 import { loadTool } from './load-tool';
+import type { MetaToolHost } from './meta-tool-host';
+import { CALL_TOOL_NAME } from './meta-tool-names';
 import {
   callToolInput,
   type LoadToolOutput,
@@ -18,6 +17,7 @@ import {
   searchToolsDescription,
   UNLOAD_TOOL_DESCRIPTION,
 } from './meta-tool-texts';
+import type { MetaTool } from './meta-tool-types';
 import { searchTools } from './search-tools';
 import { unloadTools } from './unload-tool';
 
@@ -26,9 +26,9 @@ import { unloadTools } from './unload-tool';
  * autoLoad), `call_tool` (under `expose: 'proxy'`), `unload_tool` (when enabled).
  */
 export function createMetaTools<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
 ): MetaTool[] {
-  const { autoLoad, unloadTool } = session.engine.options;
+  const { autoLoad, unloadTool } = session.settings;
   const { expose } = session;
   const proxy = expose === 'proxy';
   const tools: MetaTool[] = [

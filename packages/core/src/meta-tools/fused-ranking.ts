@@ -1,8 +1,8 @@
 import { SimilarityScan } from '../embedding/similarity-ranking';
-import type { ToolSearchSession } from '../engine/tool-search-session';
 import { type FusedResult, fuseRankings } from '../search/reciprocal-rank-fusion';
 import { searchIndexes } from '../search/search-indexes';
 import type { SearchHit } from '../search/tool-descriptor';
+import type { MetaToolHost } from './meta-tool-host';
 
 /**
  * Each ranking is fused down to at least this rank, whatever the window: a tool 40th by words and
@@ -24,11 +24,11 @@ export type Ranker = (window: number) => SearchHit[];
  * @param indexFilters - per index, the shadowing filter the BM25F search uses too
  */
 export async function fusedRanker<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   query: string,
   indexFilters: readonly ((id: string) => boolean)[] | undefined,
 ): Promise<Ranker | undefined> {
-  const { embeddings, options } = session.engine;
+  const { embeddings, settings: options } = session;
   if (!embeddings) return undefined;
   const prepared = await embeddings.prepare(session.searchables, query, (operation, error) =>
     session.emit('onError', { threadId: session.threadId, operation, error }),

@@ -1,4 +1,5 @@
-import { StoreError, type ToolSearchSession } from '../engine/tool-search-session';
+import { StoreError } from '../state/store-error';
+import type { MetaToolHost } from './meta-tool-host';
 
 export interface LoadOutcome {
   loaded: string[];
@@ -16,7 +17,7 @@ export interface LoadOutcome {
  *   source's error when it had to be listed and could not be
  */
 export async function loadNames<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   names: string[],
   via: 'load_tool' | 'search_tools' | 'preselect',
 ): Promise<LoadOutcome> {
@@ -27,7 +28,7 @@ export async function loadNames<TTool, TContext>(
     evicted: [],
     failed: false,
   };
-  const pinned = new Set(session.engine.options.alwaysLoaded ?? []);
+  const pinned = new Set(session.settings.alwaysLoaded ?? []);
   const candidates: string[] = [];
   await session.prepareDeferred(names);
   const ids = names.map((name) => session.idOf(name));
@@ -64,7 +65,7 @@ export async function loadNames<TTool, TContext>(
       type: 'load',
       ids: candidates,
       at: Date.now(),
-      maxLoadedTools: session.engine.options.maxLoadedTools,
+      maxLoadedTools: session.settings.maxLoadedTools,
     });
     outcome.loaded = change.loaded;
     outcome.alreadyLoaded.push(...change.alreadyLoaded);

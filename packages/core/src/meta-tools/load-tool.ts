@@ -1,9 +1,9 @@
-import { suggestNames } from '../engine/suggest';
-import type { ToolSearchSession } from '../engine/tool-search-session';
 import { echoName } from './echo-name';
 import { inputProblem } from './input-problem';
 import { evictionNote, loadNames } from './load-names';
+import type { MetaToolHost } from './meta-tool-host';
 import { type LoadToolOutput, loadToolInput } from './meta-tool-schemas';
+import { suggestNames } from './suggest-names';
 import { toolDefinitions } from './tool-definitions';
 
 /** Names one `load_tool` call may ask for; more is a malformed call, not a real need. */
@@ -20,7 +20,7 @@ const LOAD_TOOL_ARGUMENTS = {
  * successfully`, `already loaded`, `not found`), each followed by what to do next.
  */
 export async function loadTool<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   input: unknown,
 ): Promise<LoadToolOutput> {
   const output = await loadToolOutput(session, input);
@@ -39,7 +39,7 @@ export async function loadTool<TTool, TContext>(
 }
 
 async function loadToolOutput<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   input: unknown,
 ): Promise<LoadToolOutput> {
   const proxy = session.expose === 'proxy';
@@ -140,7 +140,7 @@ async function loadToolOutput<TTool, TContext>(
  * the key on a tie, as Mastra suggests keys), and only tools the `load` filter allows.
  */
 async function suggestAllowed<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   name: string,
 ): Promise<string[]> {
   const candidates = [...session.knownIds()].map((id) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ToolDefinition } from '../engine/types';
 import type { AutoLoadActivation } from '../state/context-state';
 import type { ArgumentProblem } from './argument-check';
+import type { ToolDefinition } from './meta-tool-types';
 
 /** The most results one `search_tools` call may ask for. */
 export const MAX_SEARCH_LIMIT = 50;

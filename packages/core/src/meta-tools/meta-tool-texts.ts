@@ -1,4 +1,4 @@
-import type { ExposeMode } from '../engine/types';
+import type { ExposeMode } from './meta-tool-types';
 
 /** The model-facing description of `search_tools`, which says whether search also loads. */
 export function searchToolsDescription(autoLoad: boolean, expose: ExposeMode = 'tools'): string {

@@ -1,9 +1,9 @@
-import type { ToolSearchSession } from '../engine/tool-search-session';
 import { searchIndexes } from '../search/search-indexes';
 import { AUTO_LOAD_ACTIVATION_TYPE, AUTO_LOAD_ACTIVATION_VERSION } from '../state/context-state';
 import { fusedRanker } from './fused-ranking';
 import { inputProblem } from './input-problem';
 import { evictionNote, loadNames } from './load-names';
+import type { MetaToolHost } from './meta-tool-host';
 import {
   MAX_SEARCH_LIMIT,
   type SearchToolsOutput,
@@ -29,12 +29,12 @@ const MAX_ECHOED_QUERY = 80;
  * @returns the results, and how many matches the search allowed but the load filter did not
  */
 export async function rankAllowed<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   query: string,
   topK: number,
   options: { loadable?: boolean } = {},
 ): Promise<{ results: SearchToolsResult[]; unloadable: number }> {
-  const { minScore } = session.engine.options;
+  const { minScore } = session.settings;
   await session.prepareDeferred();
   const indexes = session.indexes;
   // Only with request-resolved tools can a static tool be shadowed; otherwise no per-hit check.
@@ -52,7 +52,7 @@ export async function rankAllowed<TTool, TContext>(
     return false;
   };
   // With `embed`, BM25F's ranking fused with the embeddings'; without, or when they fail, BM25F's.
-  const fused = session.engine.embeddings && (await fusedRanker(session, query, indexFilters));
+  const fused = session.embeddings && (await fusedRanker(session, query, indexFilters));
   // A fused ranking cut deeper can reorder its tail: what was checked is skipped by id.
   const checked = new Set<string>();
   for (let window = topK * 2; ; window *= 4) {
@@ -83,7 +83,7 @@ export async function rankAllowed<TTool, TContext>(
 
 /** Executes `search_tools` for a session. */
 export async function searchTools<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   input: unknown,
 ): Promise<SearchToolsOutput> {
   const parsed = searchToolsInput.safeParse(input);
@@ -102,11 +102,11 @@ export async function searchTools<TTool, TContext>(
         'No tools found: the query is empty. Describe the task in a few keywords, e.g. "send slack message".',
     };
   }
-  const topK = parsed.data.limit ?? session.engine.options.topK;
-  const { autoLoad } = session.engine.options;
+  const topK = parsed.data.limit ?? session.settings.topK;
+  const { autoLoad } = session.settings;
   const { results, unloadable } = await rankAllowed(session, query, topK, { loadable: autoLoad });
   // The unmatched words cost a second pass over the query: worked out only for a handler.
-  if (session.engine.options.onSearch !== undefined) {
+  if (session.settings.onSearch !== undefined) {
     session.emit('onSearch', {
       threadId: session.threadId,
       query,
@@ -159,7 +159,7 @@ export async function searchTools<TTool, TContext>(
 }
 
 function unmatchedTerms<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   query: string,
 ): string[] {
   const [first, ...rest] = session.indexes.map((index) => index.unmatchedTerms(query));

@@ -1,5 +1,5 @@
-import type { ToolSearchSession } from '../engine/tool-search-session';
-import type { ToolDefinition } from '../engine/types';
+import type { MetaToolHost } from './meta-tool-host';
+import type { ToolDefinition } from './meta-tool-types';
 
 /** The schema of a tool that declares none: an object of anything. */
 const ANY_OBJECT_SCHEMA = Object.freeze({ type: 'object' });
@@ -11,7 +11,7 @@ const ANY_OBJECT_SCHEMA = Object.freeze({ type: 'object' });
  * @param ids - tool ids; one that is not a tool of this request is left out
  */
 export function toolDefinitions<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   ids: readonly string[],
 ): ToolDefinition[] {
   return ids.flatMap((id) => {

@@ -1,6 +1,7 @@
-import { StoreError, type ToolSearchSession } from '../engine/tool-search-session';
+import { StoreError } from '../state/store-error';
 import { echoName } from './echo-name';
 import { inputProblem } from './input-problem';
+import type { MetaToolHost } from './meta-tool-host';
 import { type UnloadToolOutput, unloadToolInput } from './meta-tool-schemas';
 
 /** Names one `unload_tool` call may give, as for `load_tool`: more is a malformed call. */
@@ -13,7 +14,7 @@ const UNLOAD_TOOL_ARGUMENTS = {
 
 /** Executes `unload_tool` for a session. */
 export async function unloadTools<TTool, TContext>(
-  session: ToolSearchSession<TTool, TContext>,
+  session: MetaToolHost<TTool, TContext>,
   input: unknown,
 ): Promise<UnloadToolOutput> {
   const parsed = unloadToolInput.safeParse(input);

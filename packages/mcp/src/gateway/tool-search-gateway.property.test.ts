@@ -12,6 +12,10 @@
  *   the client's arguments: a tool that is not loaded is never executed, whatever the client calls;
  * - a session that disconnects leaves nothing behind (the gateway's sessions, its stored thread).
  *
+ * One piece: the reference model of the sessions, the commands that drive the gateway and the
+ * model alike, and the checks after every command share one model's state; split, each part
+ * would have to re-declare it.
+ *
  * A failure prints the variables that replay it (seed, path and the commands' replay path).
  */
 import {
