@@ -40,14 +40,16 @@ export class ToolSearchSession<TTool, TContext = unknown> implements MetaToolHos
   readonly requestContext: TContext | undefined;
   /** How loaded tools reach the model in this request: the engine's `expose`, unless overridden. */
   readonly expose: ExposeMode;
-  /** The meta-tools to offer this step: `search_tools`, then `load_tool` and `unload_tool` when enabled. */
+  /**
+   * The meta-tools to offer this step: `search_tools`, then `load_tool` (unless autoLoad),
+   * `call_tool` (under `expose: 'proxy'`) and `unload_tool` (when enabled).
+   */
   readonly metaTools: MetaTool[];
   /** The engine this session belongs to (its options, catalog and index). */
   readonly engine: SessionEngine<TTool, TContext>;
   readonly #resolved: RequestCatalog<TTool> | undefined;
   /** The request's deferred tools, when the engine has a `deferredTools` source. */
   readonly #deferred: SessionDeferredTools<TTool, TContext> | undefined;
-  /** Tools the request's own earlier results loaded (`requestResults`): the load filter passed them. */
   readonly #filterAnswers = new Map<string, Promise<boolean>>();
   /** The loaded tools: in the store, or derived from the conversation. */
   readonly #loads: SessionLoads;
