@@ -35,13 +35,18 @@ export function createEngine(catalog: readonly ExampleTool[]): ToolSearchEngine<
       inputSchema: tool.inputSchema,
     }),
     search: { topK: 3 },
+    // The model's tools never change (the meta-tools, call_tool among them): a load does not
+    // break the provider's prompt cache. call_tool runs a loaded tool through runTool, once it has
+    // checked that the tool is loaded and the arguments match its input schema.
+    expose: 'proxy',
+    runTool: ({ tool, arguments: input }) => tool.run(input),
   });
 }
 
 /**
- * A minimal agent loop on the core alone: each step sends the model the meta-tools plus the
- * loaded tools, runs what it calls (meta-tools through the engine, catalog tools only when
- * loaded), and stops at the answer.
+ * A minimal agent loop on the core alone: each step sends the model the meta-tools (and pinned
+ * tools, none here), the same every step, runs the meta-tool it calls (a loaded tool through
+ * `call_tool`), and stops at the answer.
  */
 export async function runAgent(options: {
   catalog: readonly ExampleTool[];
@@ -54,14 +59,14 @@ export async function runAgent(options: {
   const steps: StepRecord[] = [];
   let lastResult: ModelInput['lastResult'];
   for (let step = 1; step <= MAX_STEPS; step++) {
-    const active = await session.activeTools();
+    const offered = await session.offeredTools();
     const sent: ToolDefinition[] = [
       ...session.metaTools.map((tool) => ({
         name: tool.name,
         description: tool.description,
         parameters: z.toJSONSchema(tool.inputSchema) as ToolDefinition['parameters'],
       })),
-      ...active.map(({ tool }) => toDefinition(tool)),
+      ...offered.map(({ tool }) => toDefinition(tool)),
     ];
     const action = options.model({
       toolNames: sent.map((definition) => definition.name),
@@ -104,10 +109,8 @@ async function callTool(
 ): Promise<unknown> {
   const metaTool = session.metaTools.find((tool) => tool.name === toolName);
   if (metaTool) return metaTool.execute(input);
-  // A model can name a tool it never loaded; the engine decides whether it may run.
-  if (!(await session.isActive(toolName)))
-    return { error: `Tool "${toolName}" is not loaded. Search for it and load it first.` };
-  return session.lookup(toolName)?.tool.run(input);
+  // A model can name a tool it was never given; only the meta-tools are tools here.
+  return { error: `There is no tool "${toolName}". Run a loaded tool with call_tool.` };
 }
 
 function toDefinition(tool: ExampleTool): ToolDefinition {

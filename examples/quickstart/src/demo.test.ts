@@ -8,23 +8,28 @@ describe('runDemo', () => {
     expect(calls).toEqual([
       'search_tools',
       'load_tool',
-      'weather_get_forecast',
+      'call_tool',
       'search_tools',
       'load_tool',
-      'slackPostMessage',
+      'call_tool',
       'search_tools',
       'load_tool',
-      'github_create_issue',
+      'call_tool',
       'answer',
     ]);
+    const ran = run.steps
+      .filter((step) => step.action.startsWith('call_tool('))
+      .map((step) => JSON.parse(step.action.slice('call_tool('.length, -1)).name);
+    expect(ran).toEqual(['weather_get_forecast', 'slackPostMessage', 'github_create_issue']);
     expect(run.answer).toMatch(/Lisbon/);
     expect(run.answer).toMatch(/#travel/);
   });
 
-  it('sends a small, growing tool list instead of the whole catalog', async () => {
+  it('sends the same three meta-tools at every step instead of the whole catalog', async () => {
     const run = await runDemo();
     expect(run.catalogTools).toBeGreaterThanOrEqual(200);
-    expect(run.steps.map((step) => step.toolsSent)).toEqual([2, 2, 3, 3, 3, 4, 4, 4, 5, 5]);
+    expect(run.steps.map((step) => step.toolsSent)).toEqual([3, 3, 3, 3, 3, 3, 3, 3, 3, 3]);
+    expect(new Set(run.steps.map((step) => step.tokensSent)).size).toBe(1);
     for (const step of run.steps) expect(step.tokensSent * 10).toBeLessThan(run.catalogTokens);
   });
 });

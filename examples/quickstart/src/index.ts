@@ -12,7 +12,7 @@ const run = await runDemo((step: StepRecord) => {
 
 const format = (value: number) => value.toLocaleString('en-US');
 console.log(
-  `\nTool-definition tokens per step (o200k_base), tool search vs. sending all ${run.catalogTools} tools:\n`,
+  `\nTool-definition tokens per step (o200k_base), tool search vs. sending all ${run.catalogTools} tools.\nThe tools sent never change, so a provider's prompt cache keeps hitting through every load:\n`,
 );
 console.log('| step | action | tools sent | tokens sent | whole catalog | saved |');
 console.log('|---:|---|---:|---:|---:|---:|');

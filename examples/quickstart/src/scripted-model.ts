@@ -19,8 +19,9 @@ export interface Intent {
 
 /**
  * A scripted stand-in for an LLM, so the demo runs offline: for each intent it searches, loads
- * the top result, calls it, then answers from what the tools returned. It acts only on what the
- * loop really gives it (search results, the tools it was sent), so a wrong ranking shows.
+ * the top result, runs it through `call_tool`, then answers from what the tools returned. It acts
+ * only on what the loop really gives it (search results, the tools it was sent), so a wrong
+ * ranking shows.
  */
 export function createScriptedModel(
   intents: readonly Intent[],
@@ -35,7 +36,7 @@ export function createScriptedModel(
       chosen = (lastResult.output as SearchToolsOutput).results[0]?.name;
       if (chosen) return { type: 'tool-call', toolName: 'load_tool', input: { toolName: chosen } };
     }
-    if (chosen && lastResult?.toolName === chosen) {
+    if (chosen && lastResult?.toolName === 'call_tool') {
       findings.push(intent.summarize(lastResult.output));
       current++;
       chosen = undefined;
@@ -43,8 +44,12 @@ export function createScriptedModel(
       if (!next) return { type: 'answer', text: findings.join(' ') };
       return { type: 'tool-call', toolName: 'search_tools', input: { query: next.query } };
     }
-    if (chosen && toolNames.includes(chosen))
-      return { type: 'tool-call', toolName: chosen, input: intent.input };
+    if (chosen && lastResult?.toolName === 'load_tool' && toolNames.includes('call_tool'))
+      return {
+        type: 'tool-call',
+        toolName: 'call_tool',
+        input: { name: chosen, arguments: intent.input },
+      };
     return { type: 'tool-call', toolName: 'search_tools', input: { query: intent.query } };
   };
 }
