@@ -48,6 +48,7 @@ const QUERIES = ['weather forecast', 'email', 'github issue', 'crm account', 'mo
 
 type Storage = 'in-memory' | 'context' | 'store';
 interface Config {
+  expose: 'tools' | 'proxy';
   storage: Storage;
   autoLoad: boolean;
   maxLoadedTools: number | undefined;
@@ -59,6 +60,7 @@ interface Config {
 }
 const TTL = 1_000;
 const configArbitrary: fc.Arbitrary<Config> = fc.record({
+  expose: fc.constantFrom<'tools' | 'proxy'>('tools', 'proxy'),
   storage: fc.constantFrom<Storage>('in-memory', 'context', 'store'),
   autoLoad: fc.boolean(),
   maxLoadedTools: fc.constantFrom(undefined, 1, 2),
@@ -131,6 +133,7 @@ class World {
     const { config } = this;
     return new ToolSearchProcessor({
       tools: this.catalog,
+      expose: config.expose,
       storage:
         config.storage === 'store'
           ? failingStore(this.memory!, () => this.failing)
@@ -223,9 +226,13 @@ class StepCommand implements MastraCommand {
     const metaNames = [
       'search_tools',
       ...(config.autoLoad ? [] : ['load_tool']),
+      ...(config.expose === 'proxy' ? ['call_tool'] : []),
       ...(config.unloadTool ? ['unload_tool'] : []),
     ];
     const own = config.includeResolvedTools ? [] : Object.keys(OWN_TOOLS);
+    // Under proxy a step offers the pinned tools only; loaded ones run through call_tool.
+    const offered = (active: string[]) =>
+      config.expose === 'proxy' ? active.filter((id) => config.pinned.includes(id)) : active;
     const requestContext = world.requestContext(this.conversation);
     const state: Record<string, unknown> = {};
     const step = async () =>
@@ -243,7 +250,7 @@ class StepCommand implements MastraCommand {
 
     const tools = await step();
     const before = model.expectedActive(key, view);
-    expect(Object.keys(tools), 'first step').toEqual([...metaNames, ...own, ...before]);
+    expect(Object.keys(tools), 'first step').toEqual([...metaNames, ...own, ...offered(before)]);
     for (const [name, tool] of Object.entries(tools))
       if (known.has(name)) world.handedOut.get(this.conversation)!.set(name, tool as AnyMastraTool);
 
@@ -251,8 +258,10 @@ class StepCommand implements MastraCommand {
     const action = this.action;
     if (action.type === 'call' || action.type === 'call-stale') {
       // Mastra runs only the step's tools; a stale object from an earlier step may still be called.
-      const tool =
-        action.type === 'call'
+      const proxied = action.type === 'call' && config.expose === 'proxy';
+      const tool = proxied
+        ? tools.call_tool
+        : action.type === 'call'
           ? Object.hasOwn(tools, action.name)
             ? tools[action.name]
             : undefined
@@ -260,7 +269,12 @@ class StepCommand implements MastraCommand {
       let threw = false;
       if (tool) {
         try {
-          await execute(tool, INPUTS[action.name] ?? {}, 'call');
+          const input = INPUTS[action.name] ?? {};
+          await execute(
+            tool,
+            proxied ? { name: action.name, arguments: input } : input,
+            `call-${world.calls + 1}`,
+          );
         } catch {
           threw = true;
         }
@@ -269,7 +283,8 @@ class StepCommand implements MastraCommand {
       expect(world.log.runs.length - runs, `runs of ${action.name}`).toBe(
         tool && active && known.has(action.name) ? 1 : 0,
       );
-      if (tool && !active && known.has(action.name)) expect(threw).toBe(true);
+      // A refusal throws for a guarded tool; call_tool answers it instead.
+      if (tool && !active && known.has(action.name) && !proxied) expect(threw).toBe(true);
     } else {
       const [name, input] =
         action.type === 'search'
@@ -320,13 +335,17 @@ class StepCommand implements MastraCommand {
 
     // The next step, and the approval-resume path, offer what the model now predicts.
     const after = model.expectedActive(key, view);
-    expect(Object.keys(await step()), 'next step').toEqual([...metaNames, ...own, ...after]);
+    expect(Object.keys(await step()), 'next step').toEqual([
+      ...metaNames,
+      ...own,
+      ...offered(after),
+    ]);
     const resumed = await world.processor.getLoadedToolsForRequestContext({
       requestContext: world.requestContext(this.conversation),
       tools: world.agentTools(this.resolved),
       messages: world.history.get(this.conversation)!,
     });
-    expect(Object.keys(resumed), 'resumed').toEqual(after);
+    expect(Object.keys(resumed), 'resumed').toEqual(offered(after));
   }
   toString = () =>
     `step(${this.conversation}${this.resolved ? ', with crm' : ''}, ${JSON.stringify(this.action)})`;
