@@ -18,7 +18,6 @@ const FLOORS = [['core'], ['ai-sdk', 'langchain', 'mastra', 'redis'], ['mcp'], [
  */
 const CORE_LAYERS = [['search', 'state'], ['embedding'], ['meta-tools'], ['engine'], ['native']];
 
-
 /** Each workspace package's entry points (its `exports`, as the sources resolve), as patterns. */
 const ENTRY_POINTS = readdirSync(path.join(__dirname, 'packages')).flatMap((name) => {
   let manifest;
