@@ -50,6 +50,7 @@ export type {
 } from './engine/types';
 export { CALL_TOOL_NAME, META_TOOL_NAMES, RESERVED_TOOL_NAMES } from './engine/types';
 export type { ArgumentProblem } from './meta-tools/argument-check';
+export { echoName, echoQuery, MAX_ECHOED_NAME } from './meta-tools/echo-name';
 export type { HostEntry, MetaToolHost, MetaToolSettings } from './meta-tools/meta-tool-host';
 export type {
   CallToolInput,

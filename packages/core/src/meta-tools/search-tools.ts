@@ -1,5 +1,6 @@
 import { searchIndexes } from '../search/search-indexes';
 import { AUTO_LOAD_ACTIVATION_TYPE, AUTO_LOAD_ACTIVATION_VERSION } from '../state/context-state';
+import { echoQuery } from './echo-name';
 import { fusedRanker } from './fused-ranking';
 import { inputProblem } from './input-problem';
 import { evictionNote, loadNames } from './load-names';
@@ -18,9 +19,6 @@ const SEARCH_TOOLS_ARGUMENTS = {
   query: 'a few keywords describing the task, or a tool name (a string)',
   limit: `a whole number from 1 to ${MAX_SEARCH_LIMIT}, or left out`,
 };
-
-/** A query is echoed back to the model cut to this length. */
-const MAX_ECHOED_QUERY = 80;
 
 /**
  * Ranks the request's tools and keeps those the `search` filter allows, and with `loadable` also
@@ -114,7 +112,7 @@ export async function searchTools<TTool, TContext>(
       unmatchedTerms: unmatchedTerms(session, query),
     });
   }
-  const echoed = query.length > MAX_ECHOED_QUERY ? `${query.slice(0, MAX_ECHOED_QUERY)}…` : query;
+  const echoed = echoQuery(query);
   if (results.length === 0) {
     return {
       results,

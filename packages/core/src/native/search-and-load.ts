@@ -1,5 +1,6 @@
 import type { ToolSearchSession } from '../engine/tool-search-session';
 import type { ToolResultRecord } from '../engine/types';
+import { echoQuery } from '../meta-tools/echo-name';
 import { evictionNote, loadNames } from '../meta-tools/load-names';
 import { searchToolsInput } from '../meta-tools/meta-tool-schemas';
 import { searchToolsDescription } from '../meta-tools/meta-tool-texts';
@@ -46,9 +47,6 @@ export const NATIVE_SEARCH_PARAMETERS = {
   additionalProperties: false,
 } as const;
 
-/** A query is echoed back to the model cut to this length. */
-const MAX_ECHOED_QUERY = 80;
-
 /**
  * Answers a provider-native tool search (Anthropic's client-side search tool, OpenAI's
  * `tool_search` with `execution: 'client'`) from the index: ranks the session's tools for the
@@ -92,7 +90,7 @@ export async function searchAndLoad<TTool, TContext>(
       unmatchedTerms: (first ?? []).filter((word) => rest.every((other) => other.includes(word))),
     });
   }
-  const echoed = query.length > MAX_ECHOED_QUERY ? `${query.slice(0, MAX_ECHOED_QUERY)}…` : query;
+  const echoed = echoQuery(query);
   if (results.length === 0) {
     return nothing(
       unloadable > 0

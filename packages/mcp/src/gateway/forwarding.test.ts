@@ -7,12 +7,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { MAX_ECHOED_NAME } from 'tool-search-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolSearchConfig, UpstreamConfig } from '../config/gateway-config';
 import { callTool, listToolNames, temporaryDir, textOf } from '../test-utils/harness';
 import { fixture, npmServer } from '../test-utils/servers';
 import { createUpstreamManager } from '../upstream/upstream-manager';
-import { MAX_ECHOED_NAME } from './gateway-text';
 import { createToolSearchGateway, type ToolSearchGateway } from './tool-search-gateway';
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -1,16 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /**
- * A tool name the client sent is echoed back cut to this length in error messages, the length
- * SECURITY.md states for every entry point: enough to recognise a typo, while a megabyte "name"
- * never comes back whole into the model's context.
+ * A tool name as error messages show it: cut to the length SECURITY.md states for every entry
+ * point (the core's `echoName`), so a hostile name is never echoed whole.
  */
-export const MAX_ECHOED_NAME = 120;
-
-/** A tool name as error messages show it: cut, so a hostile name is never echoed whole. */
-export function echo(name: string): string {
-  return name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
-}
+export { echoName as echo } from 'tool-search-core';
 
 /** Characters of an error kept in a log line. */
 const MAX_LOGGED_ERROR = 300;
