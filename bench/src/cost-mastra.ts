@@ -14,6 +14,7 @@ import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import { ToolSearchProcessor } from 'tool-search-mastra';
 import { createRecordingModel } from './cost-ai-model';
+import { providerToolNames } from './cost-names';
 import { catalogToolResult, SYSTEM_PROMPT } from './cost-recorder';
 import { COST_TOP_K, type CostRow, maxTurnSteps, withExpose } from './cost-row';
 import type { Exposure } from './cost-script';
@@ -24,24 +25,10 @@ type MastraTools = ConstructorParameters<typeof MastraToolSearchProcessor>[0]['t
 type MastraInputSchema = NonNullable<Parameters<typeof createTool>[0]['inputSchema']>;
 
 /**
- * Names Mastra can carry through a conversation. Mastra writes a tool call whose name has a
- * character outside `[A-Za-z0-9_-]` into the prompt as `unknown_tool`, so a Mastra application
- * names its tools within that set: each other character becomes `_`, a name left without a letter
- * or digit becomes `tool_<n>`, and a name taken twice gets `_2`, `_3`...
+ * Mastra writes a tool call whose name has a character outside `[A-Za-z0-9_-]` into the prompt as
+ * `unknown_tool`, so a Mastra application names its tools within that set (`providerToolNames`).
  */
-function mastraNames(catalog: readonly DataTool[]): Map<string, string> {
-  const names = new Map<string, string>();
-  const taken = new Set<string>();
-  catalog.forEach((data, index) => {
-    let base = data.id.replace(/[^A-Za-z0-9_-]/g, '_');
-    if (!/[A-Za-z0-9]/.test(base)) base = `tool_${index}`;
-    let name = base;
-    for (let suffix = 2; taken.has(name); suffix++) name = `${base}_${suffix}`;
-    taken.add(name);
-    names.set(data.id, name);
-  });
-  return names;
-}
+const mastraNames = providerToolNames;
 
 function mastraTools(
   catalog: readonly DataTool[],

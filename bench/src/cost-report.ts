@@ -1,6 +1,6 @@
 /** The markdown tables `bench:cost` prints. */
 import type { CachePricing } from './cost-pricing';
-import type { CostRow } from './cost-row';
+import type { CostRow, Provider } from './cost-row';
 import type { ConversationTally } from './cost-script';
 import { count, markdownTable } from './format';
 
@@ -33,23 +33,41 @@ function ratio(value: number, base: number | undefined): string {
   return `${(value / base).toFixed(2)}×`;
 }
 
+/** Printed where a provider's price list does not apply to a row (it speaks the other's API). */
+const OTHER_PROVIDER = 'n/a';
+
+/** Whether a provider's price list applies to a row. */
+function priced(row: CostRow, provider: Provider): boolean {
+  return row.provider === undefined || row.provider === provider;
+}
+
 /** One scenario's table: a line per row. */
 export function scenarioTable(results: readonly RowResult[]): string {
   const base = results.find((result) => result.row.exposure === 'every-tool' && !result.skipped);
   const rows = results.map((result) => {
     if (result.skipped !== undefined)
       return [result.row.label, result.skipped, ...Array(9).fill('')];
+    const anthropic = priced(result.row, 'anthropic')
+      ? [
+          `${count(result.anthropic.cached)} / ${count(result.anthropic.written)}`,
+          count(Math.round(result.anthropic.priced)),
+          ratio(result.anthropic.priced, base?.anthropic.priced),
+        ]
+      : [OTHER_PROVIDER, OTHER_PROVIDER, ''];
+    const openai = priced(result.row, 'openai')
+      ? [
+          count(result.openai.cached),
+          count(Math.round(result.openai.priced)),
+          ratio(result.openai.priced, base?.openai.priced),
+        ]
+      : [OTHER_PROVIDER, OTHER_PROVIDER, ''];
     return [
       result.row.label,
       count(result.requests),
       count(result.inputTokens),
       count(result.outputTokens),
-      `${count(result.anthropic.cached)} / ${count(result.anthropic.written)}`,
-      count(Math.round(result.anthropic.priced)),
-      ratio(result.anthropic.priced, base?.anthropic.priced),
-      count(result.openai.cached),
-      count(Math.round(result.openai.priced)),
-      ratio(result.openai.priced, base?.openai.priced),
+      ...anthropic,
+      ...openai,
       `${result.toolsChanged} / ${result.earlierChanged}`,
     ];
   });
@@ -94,19 +112,26 @@ export function tallyNote(results: readonly RowResult[]): string {
   return notes.length === 0 ? '' : `\n${notes.map((note) => `- ${note}`).join('\n')}\n`;
 }
 
-/** Each row's priced total against every tool, one column per scenario. */
+/**
+ * Each row's priced total against every tool, one column per scenario; a row that speaks the other
+ * provider's API is left out.
+ */
 export function summaryTable(
   labels: readonly string[],
   byScenario: readonly { label: string; results: readonly RowResult[] }[],
-  pricing: 'anthropic' | 'openai',
+  pricing: Provider,
 ): string {
-  const rows = labels.map((label) => [
+  const applies = (label: string) =>
+    byScenario.some(({ results }) =>
+      results.some((result) => result.row.label === label && priced(result.row, pricing)),
+    );
+  const rows = labels.filter(applies).map((label) => [
     label,
     ...byScenario.map(({ results }) => {
       const base = results.find((result) => result.row.exposure === 'every-tool');
       const result = results.find((candidate) => candidate.row.label === label);
       if (result === undefined) return '';
-      if (result.skipped !== undefined) return 'n/a';
+      if (result.skipped !== undefined || !priced(result.row, pricing)) return 'n/a';
       return ratio(result[pricing].priced, base?.[pricing].priced);
     }),
   ]);

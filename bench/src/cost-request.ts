@@ -14,11 +14,17 @@ export interface ToolDefinition {
   inputSchema: unknown;
 }
 
-/** One content block of a message. */
+/**
+ * One content block of a message. `tool_definition` is a deferred tool's definition as a
+ * provider-native search loads it into the conversation (Anthropic expands a `tool_reference`
+ * there; OpenAI reads the definitions of a `tool_search_output` there): it is tokenized exactly as
+ * the same tool among the request's tools would be.
+ */
 export type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; toolUseId: string; content: string };
+  | { type: 'tool_result'; toolUseId: string; content: string }
+  | { type: 'tool_definition'; tool: ToolDefinition };
 
 /** A message; tool results travel in user messages, as in Anthropic's Messages API. */
 export interface ConversationMessage {
@@ -76,7 +82,13 @@ export class BlockTokenizer {
     const systemBlocks = blocks.length - toolBlocks;
     for (const message of request.messages) {
       for (const content of message.content) {
-        blocks.push(this.block(JSON.stringify({ role: message.role, ...content })));
+        blocks.push(
+          this.block(
+            content.type === 'tool_definition'
+              ? serializeTool(content.tool)
+              : JSON.stringify({ role: message.role, ...content }),
+          ),
+        );
       }
     }
     return { blocks, toolBlocks, systemBlocks };
@@ -92,7 +104,10 @@ export class BlockTokenizer {
   }
 }
 
-/** A tool definition as the provider's JSON (Anthropic's `input_schema` naming). */
+/**
+ * A tool definition as the provider's JSON (Anthropic's `input_schema` naming); without an input
+ * schema, its name and description only.
+ */
 function serializeTool(tool: ToolDefinition): string {
   return JSON.stringify({
     name: tool.name,

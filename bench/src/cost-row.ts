@@ -6,11 +6,19 @@ import type { DataSet } from './data';
 /** Results per search in every row: the default of Mastra and of ours. */
 export const COST_TOP_K = 5;
 
+/** A provider whose prompt cache `bench:cost` prices. */
+export type Provider = 'anthropic' | 'openai';
+
 /** A row: one approach through one framework, in one exposure. */
 export interface CostRow {
   key: string;
   label: string;
   exposure: Exposure;
+  /**
+   * The one provider whose price list applies, for a row that speaks that provider's API (the
+   * provider-native rows); the other provider's columns print `n/a`. Unset: both apply.
+   */
+  provider?: Provider;
   /** Builds what every conversation over a data set's catalog shares (tool objects, a gateway). */
   prepare(data: DataSet): Promise<PreparedRow>;
 }

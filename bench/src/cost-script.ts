@@ -6,7 +6,9 @@
  * A turn starts with a user message and ends with a text answer. Loads are spread evenly; each
  * comes right after a search for one of the data set's labelled queries and is followed by a call
  * of the loaded tool. Between them the model calls a loaded tool again and answers, or, while
- * nothing is loaded, searches and answers.
+ * nothing is loaded, searches and answers. With a provider's native deferred loading the search's
+ * result is the load: a load step whose tool the search found makes no model call, and one whose
+ * tool it missed searches again by the tool's name.
  */
 
 import { CALL_TOOL_NAME as CALL_TOOL } from 'tool-search-core';
@@ -14,8 +16,11 @@ import { exampleArguments } from './cost-arguments';
 import type { PlanStep } from './cost-plan';
 import type { DataQuery, DataTool } from './data';
 
-/** How the model reaches catalog tools in a row. */
-export type Exposure = 'every-tool' | 'tools' | 'proxy';
+/**
+ * How the model reaches catalog tools in a row. `'native'`: the provider's deferred loading, where
+ * a search's result is itself the load (the tools it found are callable from the next step on).
+ */
+export type Exposure = 'every-tool' | 'tools' | 'proxy' | 'native';
 
 /** A tool result the model sees in its prompt. */
 export interface SeenResult {
@@ -90,6 +95,8 @@ export class ScriptedConversation {
   #resultsRead = 0;
   #lastSearch: string[] = [];
   #pendingLoad: string | undefined;
+  /** `'native'`: every tool a search has loaded so far (all of each search's results). */
+  readonly #found = new Set<string>();
 
   constructor(options: ScriptedConversationOptions) {
     this.#options = options;
@@ -127,6 +134,7 @@ export class ScriptedConversation {
       return { text: 'n/a' };
     }
     this.#read(view);
+    this.#skipLoadDoneBySearch();
     const index = this.#position;
     const step = plan[index];
     this.#position++;
@@ -151,7 +159,10 @@ export class ScriptedConversation {
           return { text: `Nothing to load for request ${step.query + 1}.` };
         }
         this.#pendingLoad = target;
-        return { toolName: 'load_tool', input: { toolName: target }, id };
+        // Natively, a model that has not found the tool searches for it by name.
+        return this.#options.exposure === 'native'
+          ? { toolName: 'search_tools', input: { query: target, limit: 1 }, id }
+          : { toolName: 'load_tool', input: { toolName: target }, id };
       }
       case 'call': {
         const afterLoad = this.#options.plan[index - 1]?.kind === 'load';
@@ -205,15 +216,45 @@ export class ScriptedConversation {
         .filter((name): name is string => typeof name === 'string');
       this.tally.searches++;
       if (this.#lastSearch.length === 0) this.tally.emptySearches++;
+      if (this.#options.exposure === 'native') this.#readNativeLoad();
     } else if (last.toolName === 'load_tool' && this.#pendingLoad !== undefined) {
       if (output.success === true) {
-        if (!this.#loaded.includes(this.#pendingLoad)) this.#loaded.push(this.#pendingLoad);
-        this.tally.loads++;
+        this.#markLoaded(this.#pendingLoad);
       } else {
         this.tally.missedLoads++;
       }
       this.#pendingLoad = undefined;
     }
+  }
+
+  /** `'native'`: a search's results are loaded; the search a load step made settles that load. */
+  #readNativeLoad(): void {
+    for (const name of this.#lastSearch) this.#found.add(name);
+    const pending = this.#pendingLoad;
+    if (pending === undefined) return;
+    if (this.#found.has(pending)) this.#markLoaded(pending);
+    else this.tally.missedLoads++;
+    this.#pendingLoad = undefined;
+  }
+
+  #markLoaded(name: string): void {
+    if (!this.#loaded.includes(name)) this.#loaded.push(name);
+    this.tally.loads++;
+  }
+
+  /**
+   * `'native'`: a load step whose tool a search has already loaded needs no model call of its own
+   * (the search's result was the load), so the conversation goes on to the next step.
+   */
+  #skipLoadDoneBySearch(): void {
+    if (this.#options.exposure !== 'native') return;
+    const step = this.#options.plan[this.#position];
+    if (step?.kind !== 'load') return;
+    const relevant = this.#options.queries[step.query]!.relevant[0];
+    const wanted = relevant === undefined ? undefined : this.#nameOf(relevant);
+    if (wanted === undefined || !this.#found.has(wanted)) return;
+    this.#markLoaded(wanted);
+    this.#position++;
   }
 
   /**

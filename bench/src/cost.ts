@@ -10,9 +10,11 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { aiSdkRows, everyToolRow } from './cost-ai-sdk';
+import { createAnthropicNativeRow } from './cost-anthropic-native';
 import { gatewayRows } from './cost-gateway';
 import { langchainRows } from './cost-langchain';
 import { mastraBuiltinRow, mastraRows } from './cost-mastra';
+import { createOpenAINativeRow } from './cost-openai-native';
 import { pickQueries, planConversation } from './cost-plan';
 import {
   ANTHROPIC_CACHE,
@@ -37,7 +39,10 @@ import { ScriptedConversation } from './cost-script';
 import { type DataSet, DEFAULT_DATA_DIR, loadDataSet, resolveDataFiles, spread } from './data';
 import { count } from './format';
 
-/** Every row, in table order: the two baselines, then each adapter in each exposure. */
+/**
+ * Every row, in table order: the two baselines, each adapter in each exposure, then the
+ * provider-native paths (each priced by its own provider's list only).
+ */
 const ROWS: readonly CostRow[] = [
   everyToolRow,
   mastraBuiltinRow,
@@ -45,6 +50,8 @@ const ROWS: readonly CostRow[] = [
   ...aiSdkRows,
   ...langchainRows,
   ...gatewayRows,
+  createAnthropicNativeRow(),
+  createOpenAINativeRow(),
 ];
 
 const DEFAULT_STEPS = [10, 50, 200];
