@@ -3,8 +3,9 @@
  * - `snapshot-worker.ts build <size> <dataFile> <outFile>` builds the index (the first build in
  *   the process, as an application's start-up pays it), writes its snapshot to `outFile`, and
  *   prints a `SnapshotBuildResult` line;
- * - `snapshot-worker.ts restore <file> <dataFile>` reads the file, restores it, runs one search
- *   and prints a `SnapshotRestoreResult` line.
+ * - `snapshot-worker.ts restore <file> <dataFile>` reads the file, restores it, runs one search,
+ *   checks it against the unchanged catalog (`index.sync`, what an engine given a snapshot and its
+ *   catalog runs at start-up) and prints a `SnapshotRestoreResult` line.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -29,6 +30,8 @@ export interface SnapshotRestoreResult {
   restoreMs: number;
   /** The first search after the restore (it weighs the posting lists it reads). */
   firstSearchMs: number;
+  /** `index.sync(catalog)` with the catalog it was built from: hashing every tool, indexing none. */
+  syncMs: number;
   size: number;
 }
 
@@ -68,11 +71,18 @@ function main(argv: readonly string[]): void {
     const searchStart = performance.now();
     index.search(query, { topK: TOP_K });
     const firstSearchMs = performance.now() - searchStart;
+    const descriptors = repeatCatalog(loadDataSet(dataFile).tools, index.size);
+    const syncStart = performance.now();
+    const changes = index.sync(descriptors);
+    const syncMs = performance.now() - syncStart;
+    const drift = changes.added.length + changes.changed.length + changes.removed.length;
+    if (drift > 0) throw new Error(`the restored index differs from its catalog in ${drift} tools`);
     const result: SnapshotRestoreResult = {
       phase: 'restore',
       readMs,
       restoreMs,
       firstSearchMs,
+      syncMs,
       size: index.size,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -28,6 +28,7 @@ export type {
   ResolvedFusionSettings,
   SessionEngine,
 } from './engine/session-engine';
+export { SnapshotDriftError } from './engine/snapshot-drift-error';
 export { toToolRecord } from './engine/to-tool-record';
 export type { CatalogEntry, ToolCatalog } from './engine/tool-catalog';
 export { createToolSearchEngine, ToolSearchEngine } from './engine/tool-search-engine';
@@ -96,7 +97,7 @@ export type { CjkSegmentation, Tokenizer, TokenizerOptions } from './search/toke
 export { createTokenizer, normalizeText, splitIdentifier } from './search/tokenizer';
 export type { JSONSchema, SchemaText, SearchHit, ToolDescriptor } from './search/tool-descriptor';
 export { extractSchemaText } from './search/tool-descriptor';
-export type { SearchOptions } from './search/tool-index';
+export type { IndexChanges, SearchOptions } from './search/tool-index';
 export { ToolIndex } from './search/tool-index';
 export type { FieldName, ToolIndexOptions } from './search/tool-index-options';
 export {

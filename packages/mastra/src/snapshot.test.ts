@@ -1,9 +1,12 @@
-import { createToolSearchEngine, type EmbedFunction } from 'tool-search-core';
+import { createTool } from '@mastra/core/tools';
+import { createToolSearchEngine, type EmbedFunction, SnapshotDriftError } from 'tool-search-core';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { describeMastraTool } from './describe-mastra-tool';
 import { createCatalog, type ExecutionLog } from './testing/catalog';
-import { runAgent, searchLoadCall } from './testing/run-agent';
+import { lastResult, runAgent, searchLoadCall } from './testing/run-agent';
 import { ToolSearchProcessor } from './tool-search-processor';
+import type { AnyMastraTool } from './tool-search-processor-options';
 
 describe('ToolSearchProcessor({ snapshot })', () => {
   it('starts from an index snapshot built at deploy time and runs the agent loop', async () => {
@@ -31,6 +34,61 @@ describe('ToolSearchProcessor({ snapshot })', () => {
     );
     expect(log.runs).toEqual([{ toolName: 'get_weather', input: { city: 'Lisbon' } }]);
     expect(errors).toEqual([]);
+  });
+
+  it('ranks a tool by its new text when it changed under the same id since the snapshot', async () => {
+    const snapshot = new ToolSearchProcessor({ tools: createCatalog({ runs: [] }) }).toSnapshot();
+    // Deployed later: `transfer_funds` now deletes repositories, under the same id.
+    const log: ExecutionLog = { runs: [] };
+    const tools = {
+      ...createCatalog(log),
+      transfer_funds: createTool({
+        id: 'transfer_funds',
+        description: 'Delete a GitHub repository',
+        inputSchema: z.object({ repositoryName: z.string() }),
+        execute: async (input: Record<string, unknown>) => {
+          log.runs.push({ toolName: 'transfer_funds', input });
+          return { deleted: true };
+        },
+      }) as AnyMastraTool,
+    };
+    const errors: { operation: string; error: unknown }[] = [];
+    const processor = new ToolSearchProcessor({
+      tools,
+      snapshot,
+      onError: (event) => errors.push(event),
+    });
+    const run = await runAgent({
+      processor,
+      script: searchLoadCall('delete a repository', { repositoryName: 'old-site' }),
+      input: 'Delete the old-site repository.',
+    });
+    const [search] = run.turns[1]!.toolResults;
+    expect((search!.output as { results: unknown[] }).results[0]).toMatchObject({
+      name: 'transfer_funds',
+      description: 'Delete a GitHub repository',
+    });
+    expect(log.runs).toEqual([
+      { toolName: 'transfer_funds', input: { repositoryName: 'old-site' } },
+    ]);
+    // The old text no longer finds it.
+    const old = await runAgent({
+      processor,
+      script: (turn) =>
+        lastResult(turn)
+          ? { text: 'done' }
+          : { toolName: 'search_tools', input: { query: 'move money between two accounts' } },
+      input: 'Pay the invoice.',
+    });
+    const [oldSearch] = old.turns[1]!.toolResults;
+    const names = (oldSearch!.output as { results: { name: string }[] }).results.map(
+      (result) => result.name,
+    );
+    expect(names).not.toContain('transfer_funds');
+    expect(errors.map((event) => event.operation)).toEqual(['snapshot']);
+    const error = errors[0]!.error as SnapshotDriftError;
+    expect(error).toBeInstanceOf(SnapshotDriftError);
+    expect(error.changes).toEqual({ added: [], changed: ['transfer_funds'], removed: [] });
   });
 
   it('refuses a snapshot built with other ranking options', () => {

@@ -4,11 +4,13 @@ import { toEmbeddingText } from '../embedding/embedding-text';
 import type { SearchToolsOutput } from '../meta-tools/meta-tool-schemas';
 import { SnapshotError } from '../search/snapshot-ranking';
 import { ToolIndex } from '../search/tool-index';
+import { SnapshotDriftError } from './snapshot-drift-error';
 import { createToolSearchEngine } from './tool-search-engine';
 import type { ToolSearchEngineOptions } from './types';
 
 interface FakeTool {
   description: string;
+  inputSchema?: Record<string, unknown>;
 }
 
 const catalog: Record<string, FakeTool> = {
@@ -23,7 +25,11 @@ function engineFor(
 ) {
   return createToolSearchEngine<FakeTool>({
     tools,
-    describe: (tool, key) => ({ id: key, description: tool.description }),
+    describe: (tool, key) => ({
+      id: key,
+      description: tool.description,
+      ...(tool.inputSchema && { inputSchema: tool.inputSchema }),
+    }),
     ...options,
   });
 }
@@ -68,20 +74,78 @@ describe('createToolSearchEngine({ snapshot })', () => {
     }
   });
 
-  it('indexes the catalog and reports it when the snapshot has other tools', async () => {
+  it('indexes the tools the snapshot lacks, removes those the catalog lacks, and reports both', async () => {
     const errors: { operation: string; error: unknown }[] = [];
     const snapshot = new ToolIndex([
       { id: 'get_weather', description: 'Current weather conditions for a city' },
       { id: 'old_tool', description: 'Gone from the catalog' },
     ]).toSnapshot();
     const engine = engineFor({ snapshot, onError: (event) => errors.push(event) });
-    expect(engine.index.ids()).toEqual(Object.keys(catalog));
+    expect(engine.index.ids().sort()).toEqual(Object.keys(catalog).sort());
     expect((await search(engine, 'email'))[0]?.name).toBe('send_email');
+    for (const query of ['weather', 'gone from the catalog', 'open github issue', 'email']) {
+      expect(await search(engine, query)).toEqual(await search(engineFor(), query));
+    }
     expect(errors).toHaveLength(1);
     expect(errors[0]!.operation).toBe('snapshot');
-    expect(String(errors[0]!.error)).toMatch(
-      /2 catalog tools are not in it, such as "github_create_issue".*1 of its tools are not in the catalog/,
+    const error = errors[0]!.error as SnapshotDriftError;
+    expect(error).toBeInstanceOf(SnapshotDriftError);
+    expect(error.changes).toEqual({
+      added: ['github_create_issue', 'send_email'],
+      changed: [],
+      removed: ['old_tool'],
+    });
+    expect(error.reindexed).toBe(2);
+    expect(error.message).toMatch(
+      /0 of its tools have other text in the catalog, 2 catalog tools are not in it, and 1 of its tools are not in the catalog \(such as "github_create_issue", "send_email", "old_tool"\).*indexed \(2\) or removed \(1\).*1 tools came from the snapshot/,
     );
+  });
+
+  it('ranks a tool by its new text when it changed under the same id since the snapshot', async () => {
+    const before: Record<string, FakeTool> = {
+      ...catalog,
+      notify: {
+        description: 'Send an email to a recipient',
+        inputSchema: { type: 'object', properties: { recipient: { type: 'string' } } },
+      },
+    };
+    const snapshot = engineFor({}, before).toSnapshot();
+    // The same ids; one tool now does something else entirely, with another parameter.
+    const after: Record<string, FakeTool> = {
+      ...catalog,
+      notify: {
+        description: 'Delete a GitHub repository',
+        inputSchema: { type: 'object', properties: { repository_name: { type: 'string' } } },
+      },
+    };
+    const errors: { operation: string; error: unknown }[] = [];
+    const restored = engineFor({ snapshot, onError: (event) => errors.push(event) }, after);
+    // What the model is shown is what search ranks: the new text is found, the old one is not.
+    const deleting = await search(restored, 'delete repository');
+    expect(deleting[0]).toMatchObject({
+      name: 'notify',
+      description: 'Delete a GitHub repository',
+    });
+    expect((await search(restored, 'repository name'))[0]?.name).toBe('notify');
+    const names = (results: { name: string }[]) => results.map((result) => result.name);
+    expect(names(await search(restored, 'send email'))).not.toContain('notify');
+    expect(names(await search(restored, 'recipient'))).not.toContain('notify');
+    for (const query of ['send email', 'recipient', 'delete a GitHub repository', 'weather']) {
+      expect(await search(restored, query)).toEqual(await search(engineFor({}, after), query));
+    }
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.operation).toBe('snapshot');
+    const error = errors[0]!.error as SnapshotDriftError;
+    expect(error).toBeInstanceOf(SnapshotDriftError);
+    expect(error.changes).toEqual({ added: [], changed: ['notify'], removed: [] });
+    expect(error.reindexed).toBe(1);
+    expect(error.message).toMatch(
+      /1 of its tools have other text in the catalog, 0 catalog tools are not in it, and 0 of its tools are not in the catalog \(such as "notify"\).*3 tools came from the snapshot/,
+    );
+    // The unchanged catalog restores silently.
+    const quiet: unknown[] = [];
+    engineFor({ snapshot, onError: (event) => quiet.push(event) }, before);
+    expect(quiet).toEqual([]);
   });
 
   it('refuses a snapshot built with other ranking options than the engine’s', () => {

@@ -1,14 +1,19 @@
 /**
  * Model-based property tests of the engine: random sequences of searches, loads, unloads, calls,
  * filter changes, thread switches, clock advances, request-resolved tools, conversation trims,
- * forged results, restarts, store failures and store changes that time out, run against the real
- * engine and a small
- * reference model. After every command the engine must agree with the model, and:
+ * forged results, restarts (some from a snapshot taken earlier, while the catalog's texts drifted
+ * meanwhile), store failures and store changes that time out, run against the real engine and a
+ * small reference model. After every command the engine must agree with the model, and:
  * - the active set is a subset of (allowed by the filter) ∪ pinned;
  * - the loaded tools keep their order: they only append, except for what a result reported as
  *   evicted or unloaded (or an outside change: filter, expiry, restart, failure, trim);
  * - no thread or anonymous conversation sees another's loads;
- * - a tool that is not active is never reported runnable (`isActive`), whatever the model calls.
+ * - a tool that is not active is never reported runnable (`isActive`), whatever the model calls;
+ *   under `expose: 'proxy'` (a dimension of every run) `call_tool` runs an active tool exactly
+ *   once and any other name never, the model is offered the pinned tools alone, and the
+ *   meta-tools' definitions never change;
+ * - search ranks the catalog the engine was started with exactly as a fresh index of it does,
+ *   however stale the snapshot it was restored from.
  *
  * One piece: the reference model, the commands that drive engine and model alike, the
  * invariants checked after each, and the sequences that once failed are one suite; a command kept
@@ -31,8 +36,11 @@ import type {
   SearchToolsOutput,
   UnloadToolOutput,
 } from '../meta-tools/meta-tool-schemas';
+import type { ExposeMode } from '../meta-tools/meta-tool-types';
+import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsState, LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore } from '../state/memory-store';
+import { SnapshotDriftError } from './snapshot-drift-error';
 import { toToolRecord } from './to-tool-record';
 import { createToolSearchEngine, type ToolSearchEngine } from './tool-search-engine';
 import type { ToolSearchSession } from './tool-search-session';
@@ -44,6 +52,8 @@ import type { ToolResultRecord } from './types';
 interface FakeTool {
   id: string;
   description: string;
+  /** The name of its one parameter, when it has one. */
+  parameter?: string | undefined;
 }
 
 /** `[key, id, description]`: `mail` is listed under a key that differs from its id. */
@@ -75,10 +85,37 @@ const RESOLVED_VARIANTS: readonly (readonly (readonly [string, string, string])[
 
 const toolsOf = (entries: readonly (readonly [string, string, string])[]) =>
   toToolRecord<FakeTool>(entries.map(([key, id, description]) => [key, { id, description }]));
-const STATIC_RECORDS = {
-  full: toolsOf(CATALOG_VARIANTS.full),
-  reduced: toolsOf(CATALOG_VARIANTS.reduced),
-};
+
+/** The text of a static tool, which drifts between restarts (`[description, parameter]`). */
+type ToolText = readonly [string, string | undefined];
+/** What a static tool's text may drift to: the issue's "send email" tool turned repository deleter, and others. */
+const DRIFTS: readonly ToolText[] = [
+  ['Delete a GitHub repository', 'repository_name'],
+  ['Send an email message to a recipient', undefined],
+  ['Current weather conditions and the forecast for a city', 'city'],
+  ['股票行情查询', 'ticker'],
+  ['', undefined],
+];
+/** The static tools' texts before any drift, by id. */
+const INITIAL_TEXTS: ReadonlyMap<string, ToolText> = new Map(
+  STATIC_TOOLS.map(([, id, description]) => [id, [description, undefined] as const]),
+);
+const describeFake = (tool: FakeTool) => ({
+  id: tool.id,
+  description: tool.description,
+  ...(tool.parameter !== undefined && {
+    inputSchema: { type: 'object', properties: { [tool.parameter]: { type: 'string' } } },
+  }),
+});
+/** The static catalog of a variant with these texts. */
+function staticRecord(variant: CatalogVariant, texts: ReadonlyMap<string, ToolText>) {
+  return toToolRecord<FakeTool>(
+    CATALOG_VARIANTS[variant].map(([key, id]) => {
+      const [description, parameter] = texts.get(id)!;
+      return [key, { id, description, parameter }];
+    }),
+  );
+}
 /** One record per variant, built once: the same instances across requests, as an MCP client gives. */
 const RESOLVED_RECORDS = RESOLVED_VARIANTS.map(toolsOf);
 
@@ -112,6 +149,8 @@ const QUERIES = [
   '翻译',
   'crm account',
   'get_weather',
+  'delete repository',
+  'city forecast',
   '',
   '   ',
   '.*+?()[]{}|^$',
@@ -180,6 +219,8 @@ interface Config {
   topK: number;
   unloadTool: boolean;
   filter: boolean;
+  /** How loaded tools reach the model: as tools of their own, or run through `call_tool`. */
+  expose: ExposeMode;
 }
 const TTL = 1_000;
 
@@ -193,6 +234,7 @@ const configArbitrary: fc.Arbitrary<Config> = fc.record({
   topK: fc.integer({ min: 1, max: 4 }),
   unloadTool: fc.boolean(),
   filter: fc.boolean(),
+  expose: fc.constantFrom<ExposeMode>('tools', 'proxy'),
 });
 
 /** Conversations: two threads (one named `__proto__`) and two anonymous requests. */
@@ -230,6 +272,14 @@ class Model {
   readonly config: Config;
   clock = 1_000_000;
   variant: CatalogVariant = 'full';
+  /** The static tools' texts the running engine was started with. */
+  texts: ReadonlyMap<string, ToolText> = INITIAL_TEXTS;
+  /** A fresh index of the catalog the running engine was started with, made when first asked for. */
+  #fresh: ToolIndex | undefined;
+  /** The texts the catalog has now, for the next start (they drift meanwhile). */
+  nextTexts = new Map(INITIAL_TEXTS);
+  /** The catalog the saved snapshot was taken of, once one was. */
+  snapshot: { variant: CatalogVariant; texts: ReadonlyMap<string, ToolText> } | undefined;
   failing = false;
   /** The store's changes time out (its reads still answer). */
   timingOut = false;
@@ -268,6 +318,21 @@ class Model {
 
   get pinned(): string[] {
     return this.config.alwaysLoaded.map((name) => this.lookup(name, 0)!);
+  }
+
+  /** A fresh index of the static catalog the running engine was started with. */
+  freshIndex(): ToolIndex {
+    this.#fresh ??= new ToolIndex(
+      Object.values(staticRecord(this.variant, this.texts)).map(describeFake),
+    );
+    return this.#fresh;
+  }
+
+  /** The engine restarts with the catalog as it is now. */
+  restart(variant: CatalogVariant): void {
+    this.variant = variant;
+    this.texts = new Map(this.nextTexts);
+    this.#fresh = undefined;
   }
 
   allows(id: string, phase: Phase): boolean {
@@ -458,9 +523,19 @@ class World {
   readonly config: Config;
   readonly policy = new Map<string, Verdict>();
   variant: CatalogVariant = 'full';
+  /** The static tools' texts now: the next engine starts with them. */
+  readonly texts = new Map(INITIAL_TEXTS);
+  /** A snapshot taken earlier, to restart from. */
+  snapshot: Uint8Array | undefined;
+  /** What the engines reported through `onError` with operation `'snapshot'`. */
+  readonly snapshotReports: unknown[] = [];
   failing = false;
   timingOut = false;
   readonly conversations = new Map<Conversation, ToolResultRecord[]>();
+  /** The ids `runTool` ran, in order: `call_tool`'s executions under `expose: 'proxy'`. */
+  readonly runs: string[] = [];
+  /** The meta-tools' definitions first offered: they never change while the engine runs. */
+  metaToolDefinitions: unknown;
   /** The store the engine uses (absent under context and for the built-in one). */
   readonly store:
     | (LoadedToolsStore & { peek?(thread: string): LoadedToolsState | undefined })
@@ -487,7 +562,7 @@ class World {
     this.engine = this.createEngine();
   }
 
-  createEngine(): Engine {
+  createEngine(snapshot?: Uint8Array): Engine {
     const { config } = this;
     const storage =
       config.storage === 'builtin'
@@ -499,8 +574,12 @@ class World {
               () => this.failing,
             );
     return createToolSearchEngine<FakeTool, Context>({
-      tools: STATIC_RECORDS[this.variant],
-      describe: (tool) => ({ id: tool.id, description: tool.description }),
+      tools: staticRecord(this.variant, this.texts),
+      describe: describeFake,
+      ...(snapshot && { snapshot }),
+      onError: ({ operation, error }) => {
+        if (operation === 'snapshot') this.snapshotReports.push(error);
+      },
       search: { topK: config.topK, autoLoad: config.autoLoad },
       storage,
       ...(config.storage === 'builtin' && { ttl: config.ttl, maxThreads: config.maxThreads }),
@@ -511,6 +590,11 @@ class World {
       alwaysLoaded: config.alwaysLoaded,
       ...(config.maxLoadedTools !== undefined && { maxLoadedTools: config.maxLoadedTools }),
       unloadTool: config.unloadTool,
+      expose: config.expose,
+      runTool: ({ id }) => {
+        this.runs.push(id);
+        return { ran: id };
+      },
     });
   }
 
@@ -561,6 +645,24 @@ async function checkWorld(
   const max = model.config.maxLoadedTools;
   const overBudget = !model.usesStore(conversation) && max !== undefined && entries.length > max;
   expect(active.map(({ id, pinned }) => ({ id, pinned }))).toEqual(expected);
+
+  // What the model is given besides the meta-tools: under proxy the pinned tools alone, so the
+  // tools (the start of the cached prompt) stay the same through every load; the meta-tools'
+  // definitions never change, and call_tool is among them exactly under proxy.
+  const offered = await session.offeredTools();
+  expect(offered.map(({ id, pinned }) => ({ id, pinned }))).toEqual(
+    model.config.expose === 'proxy' ? expected.filter((tool) => tool.pinned) : expected,
+  );
+  const definitions = session.metaTools.map(({ name, description, inputSchema }) => ({
+    name,
+    description,
+    inputSchema,
+  }));
+  world.metaToolDefinitions ??= definitions;
+  expect(definitions).toEqual(world.metaToolDefinitions);
+  expect(definitions.some(({ name }) => name === 'call_tool')).toBe(
+    model.config.expose === 'proxy',
+  );
 
   // Active ⊆ allowed ∪ pinned, each tool known to this request, each once.
   const ids = active.map((tool) => tool.id);
@@ -660,6 +762,20 @@ class SearchCommand implements EngineCommand {
     expect(names.length).toBeLessThanOrEqual(this.limit ?? model.config.topK);
     const scores = output.results.map((result) => result.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // The index ranks the catalog's text, whatever snapshot the engine was restored from.
+    const fresh = model.freshIndex();
+    const deep = { topK: 10, minScore: -1 };
+    expect(world.engine.index.search(this.query, deep)).toEqual(fresh.search(this.query, deep));
+    if (this.resolved === 0 && !model.config.filter && this.query.trim() !== '') {
+      // What the model is shown is what a fresh index ranks.
+      expect(output.results).toEqual(
+        fresh.search(this.query, { topK: this.limit ?? model.config.topK }).map((hit) => ({
+          name: hit.id,
+          description: model.texts.get(hit.id)![0],
+          score: Math.round(hit.score * 100) / 100,
+        })),
+      );
+    }
     for (const name of names) {
       // Only tools this request knows and may see; under autoLoad, only tools it may load.
       expect(model.lookup(name, this.resolved)).toBe(name);
@@ -728,6 +844,7 @@ class LoadCommand implements EngineCommand {
     const output = await execute<LoadToolOutput>(session, 'load_tool', input);
     const expected = expectedLoad(model, this.conversation, this.resolved, this.names, this.single);
     expect(fieldsOf(output)).toEqual(expected.output);
+    expectDefinitions(model, output, expected.output);
     record(model, world, this.conversation, { toolName: 'load_tool', output }, expected.event);
     await checkWorld(model, world, this.conversation, this.resolved, expected.event.remove);
   }
@@ -735,10 +852,31 @@ class LoadCommand implements EngineCommand {
     `load(${this.conversation}, ${this.single ? 'toolName' : 'toolNames'} ${JSON.stringify(this.names)}, resolved ${this.resolved})`;
 }
 
-/** The fields of a `load_tool` output, without its message. */
-function fieldsOf(output: LoadToolOutput): Omit<LoadToolOutput, 'message'> {
-  const { message: _message, ...fields } = output;
+/** The fields of a `load_tool` output, without its message and definitions. */
+function fieldsOf(output: LoadToolOutput): Omit<LoadToolOutput, 'message' | 'tools'> {
+  const { message: _message, tools: _tools, ...fields } = output;
   return fields;
+}
+
+/**
+ * Under proxy a `load_tool` answer carries the definitions of the tools the call left loaded (the
+ * model runs them through call_tool); under 'tools' none: they become tools of their own.
+ */
+function expectDefinitions(
+  model: Model,
+  output: LoadToolOutput,
+  expected: Omit<LoadToolOutput, 'message' | 'tools'>,
+): void {
+  const left = [
+    ...new Set([
+      ...(expected.success && expected.toolName !== undefined ? [expected.toolName] : []),
+      ...(expected.loaded ?? []),
+      ...(expected.alreadyLoaded ?? []),
+    ]),
+  ];
+  expect(output.tools?.map((definition) => definition.name)).toEqual(
+    model.config.expose === 'proxy' && left.length > 0 ? left : undefined,
+  );
 }
 
 function expectedLoad(
@@ -747,7 +885,7 @@ function expectedLoad(
   resolved: number,
   names: string[],
   single: boolean,
-): { output: Omit<LoadToolOutput, 'message'>; event: ModelEvent } {
+): { output: Omit<LoadToolOutput, 'message' | 'tools'>; event: ModelEvent } {
   const none: ModelEvent = { add: [], remove: [] };
   const wanted = single ? names.slice(0, 1).filter((name) => name !== '') : [...new Set(names)];
   if (wanted.length === 0) return { output: { success: false }, event: none };
@@ -882,6 +1020,7 @@ class ParallelLoadCommand implements EngineCommand {
     const removed: string[] = [];
     for (const [position, outcome] of expected.entries()) {
       expect(fieldsOf(outputs[position]!)).toEqual(outcome.output);
+      expectDefinitions(model, outputs[position]!, outcome.output);
       record(
         model,
         world,
@@ -952,7 +1091,10 @@ class UnloadCommand implements EngineCommand {
     `unload(${this.conversation}, ${JSON.stringify(this.names)}, resolved ${this.resolved})`;
 }
 
-/** The model calls a tool: it may run only when active (`isActive` is what adapters ask). */
+/**
+ * The model calls a tool: it may run only when active (`isActive` is what adapters ask under
+ * `expose: 'tools'`; under `'proxy'` the model calls it through `call_tool`).
+ */
 class CallCommand implements EngineCommand {
   constructor(
     readonly conversation: Conversation,
@@ -962,13 +1104,20 @@ class CallCommand implements EngineCommand {
   check = () => true;
   async run(model: Model, world: World) {
     const session = world.session(this.conversation, this.resolved);
-    const runnable = await session.isActive(this.name);
     const entries = model.readEntries(this.conversation, this.resolved);
     const id = model.lookup(this.name, this.resolved) ?? this.name;
     const active = model
       .active(this.conversation, this.resolved, entries)
       .some((tool) => tool.id === id);
-    expect(runnable).toBe(active);
+    if (model.config.expose === 'proxy') {
+      // Through call_tool: an active tool runs exactly once, any other name never runs.
+      const before = world.runs.length;
+      const outcome = await session.callTool({ name: this.name, arguments: {} });
+      expect(outcome.status).toBe(active ? 'ran' : 'refused');
+      expect(world.runs.slice(before)).toEqual(active ? [id] : []);
+    } else {
+      expect(await session.isActive(this.name)).toBe(active);
+    }
     // A call marks the tool as used for the budget: a touch, which writes the thread's state.
     if (
       active &&
@@ -1055,20 +1204,91 @@ class AdvanceCommand implements EngineCommand {
   toString = () => `advance(${this.ms} ms)`;
 }
 
+/**
+ * A restart with the catalog as it is now: its variant, and its texts as they drifted. From a
+ * snapshot taken earlier, the engine must index exactly the tools that differ from the snapshot's
+ * (added, removed, or changed text under the same id) and report them once.
+ */
 class RestartCommand implements EngineCommand {
-  constructor(readonly variant: CatalogVariant) {}
-  check = () => true;
+  constructor(
+    readonly variant: CatalogVariant,
+    readonly fromSnapshot: boolean,
+  ) {}
+  check = (model: Readonly<Model>) => !this.fromSnapshot || model.snapshot !== undefined;
   async run(model: Model, world: World) {
     world.engine.dispose();
-    model.variant = this.variant;
+    model.restart(this.variant);
     world.variant = this.variant;
-    world.engine = world.createEngine();
+    world.snapshotReports.length = 0;
+    world.engine = world.createEngine(this.fromSnapshot ? world.snapshot : undefined);
+    const expected = this.fromSnapshot ? expectedDrift(model) : undefined;
+    if (expected === undefined) {
+      expect(world.snapshotReports).toEqual([]);
+    } else {
+      expect(world.snapshotReports).toHaveLength(1);
+      const [report] = world.snapshotReports as [SnapshotDriftError];
+      expect(report).toBeInstanceOf(SnapshotDriftError);
+      const sorted = (ids: string[]) => [...ids].sort();
+      expect({
+        added: sorted(report.changes.added),
+        changed: sorted(report.changes.changed),
+        removed: sorted(report.changes.removed),
+      }).toEqual(expected);
+      expect(report.reindexed).toBe(expected.added.length + expected.changed.length);
+    }
     // The built-in store lives in the engine: a restart forgets every thread.
     if (model.config.storage === 'builtin') model.slots.clear();
     world.disturbance++;
     await checkWorld(model, world, 't1', 0);
   }
-  toString = () => `restart(${this.variant} catalog)`;
+  toString = () => `restart(${this.variant} catalog${this.fromSnapshot ? ', from snapshot' : ''})`;
+}
+
+/** How the catalog a restart starts with differs from the snapshot's, or `undefined` when not at all. */
+function expectedDrift(
+  model: Model,
+): { added: string[]; changed: string[]; removed: string[] } | undefined {
+  const snapshot = model.snapshot!;
+  const before = new Map(
+    CATALOG_VARIANTS[snapshot.variant].map(([, id]) => [id, snapshot.texts.get(id)!]),
+  );
+  const now = new Map(CATALOG_VARIANTS[model.variant].map(([, id]) => [id, model.texts.get(id)!]));
+  const added = [...now.keys()].filter((id) => !before.has(id)).sort();
+  const removed = [...before.keys()].filter((id) => !now.has(id)).sort();
+  const changed = [...now.keys()]
+    .filter(
+      (id) => before.has(id) && JSON.stringify(before.get(id)) !== JSON.stringify(now.get(id)),
+    )
+    .sort();
+  return added.length + changed.length + removed.length === 0
+    ? undefined
+    : { added, changed, removed };
+}
+
+/** Keeps a snapshot of the running engine (or of its index alone) to restart from later. */
+class SnapshotCommand implements EngineCommand {
+  constructor(readonly kind: 'engine' | 'index') {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    world.snapshot =
+      this.kind === 'engine' ? world.engine.toSnapshot() : world.engine.index.toSnapshot();
+    model.snapshot = { variant: model.variant, texts: model.texts };
+  }
+  toString = () => `snapshot(${this.kind})`;
+}
+
+/** A static tool's text changes in the catalog (under the same id); the running engine keeps its own. */
+class DriftCommand implements EngineCommand {
+  constructor(
+    readonly id: string,
+    readonly text: ToolText,
+  ) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    model.nextTexts.set(this.id, this.text);
+    world.texts.set(this.id, this.text);
+  }
+  toString = () => `drift(${JSON.stringify(this.id)}, ${JSON.stringify(this.text)})`;
 }
 
 class FailCommand implements EngineCommand {
@@ -1171,7 +1391,16 @@ const commandArbitraries: fc.Arbitrary<EngineCommand>[] = [
     )
     .map(([id, phase, verdict]) => new PolicyCommand(id, phase, verdict)),
   fc.constantFrom(0, 1, 7, TTL / 2, TTL, TTL + 1).map((ms) => new AdvanceCommand(ms)),
-  fc.constantFrom<CatalogVariant>('full', 'reduced').map((variant) => new RestartCommand(variant)),
+  fc
+    .tuple(fc.constantFrom<CatalogVariant>('full', 'reduced'), fc.boolean())
+    .map(([variant, fromSnapshot]) => new RestartCommand(variant, fromSnapshot)),
+  fc.constantFrom<'engine' | 'index'>('engine', 'index').map((kind) => new SnapshotCommand(kind)),
+  fc
+    .tuple(
+      fc.constantFrom(...STATIC_TOOLS.map(([, id]) => id)),
+      fc.constantFrom(...DRIFTS, ...INITIAL_TEXTS.values()),
+    )
+    .map(([id, text]) => new DriftCommand(id, text)),
   fc.boolean().map((failing) => new FailCommand(failing)),
   conversationArbitrary.map((c) => new ClearCommand(c)),
   fc
@@ -1224,6 +1453,7 @@ const BASE_CONFIG: Config = {
   topK: 1,
   unloadTool: false,
   filter: false,
+  expose: 'tools',
 };
 
 /** Shrunk counterexamples the random runs found, kept so that they run on every seed. */

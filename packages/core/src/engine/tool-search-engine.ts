@@ -3,6 +3,7 @@ import { ToolEmbeddings } from '../embedding/tool-embeddings';
 import { readVectorCacheHeader, VectorCache } from '../embedding/vector-cache';
 import { DEFAULT_RRF_K } from '../search/reciprocal-rank-fusion';
 import { SnapshotError } from '../search/snapshot-ranking';
+import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore, type StateStats } from '../state/memory-store';
@@ -24,6 +25,7 @@ import type {
   ResolvedFusionSettings,
   SessionEngine,
 } from './session-engine';
+import { SnapshotDriftError } from './snapshot-drift-error';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from './tool-catalog';
 import { ToolSearchSession } from './tool-search-session';
 import type { SessionInit, ToolSearchEngineOptions } from './types';
@@ -336,7 +338,9 @@ export function createToolSearchEngine<TTool, TContext = unknown>(
 
 /**
  * The catalog's index restored from a snapshot: refused (thrown) when the bytes or the ranking
- * options are wrong, rebuilt from the catalog (and reported) when the tools differ.
+ * options are wrong; when the catalog's tools are not the snapshot's (other ids, or other text
+ * under the same ids, told apart by the content hash the snapshot keeps per tool), those tools
+ * alone are indexed again and the drift is reported.
  */
 function indexFromSnapshot<TTool, TContext>(
   snapshot: Uint8Array,
@@ -345,24 +349,21 @@ function indexFromSnapshot<TTool, TContext>(
 ): ToolIndex {
   // The engine's options, defaults included: request-resolved tools are ranked with them too.
   const index = ToolIndex.fromSnapshot(snapshot, options.index ?? {});
-  const missing = [...catalog.keys()].filter((id) => !index.has(id));
-  const extra = index.size - (catalog.size - missing.length);
-  if (missing.length === 0 && extra === 0) return index;
-  const examples = missing.slice(0, 3).map((id) => JSON.stringify(id));
-  const error = new Error(
-    `ToolSearchEngine: the index snapshot does not match the catalog (${missing.length} catalog tools are not in it${
-      examples.length > 0 ? `, such as ${examples.join(', ')}` : ''
-    }; ${extra} of its tools are not in the catalog). The catalog was indexed instead; rebuild the snapshot.`,
+  const descriptors = new Array<ToolDescriptor>(catalog.size);
+  let position = 0;
+  for (const entry of catalog.values()) descriptors[position++] = entry.descriptor;
+  const changes = index.sync(descriptors);
+  if (changes.added.length + changes.changed.length + changes.removed.length === 0) return index;
+  const error = new SnapshotDriftError(
+    changes,
+    index.size - changes.added.length - changes.changed.length,
   );
   try {
     options.onError?.({ threadId: undefined, operation: 'snapshot', error });
   } catch {
     // Telemetry must never break the agent.
   }
-  return new ToolIndex(
-    [...catalog.values()].map((entry) => entry.descriptor),
-    options.index,
-  );
+  return index;
 }
 
 /**

@@ -146,9 +146,12 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown>
    * index instead of indexing every tool, so a large catalog starts in a fraction of the time,
    * and the vectors instead of embedding the catalog again. It must have been built with the same
    * `index` options (otherwise the engine throws a `SnapshotError`, as it does for damaged bytes
-   * or another format version). When its tool ids are not the catalog's, the engine indexes the
-   * catalog as usual and reports the stale snapshot through `onError` (operation `'snapshot'`);
-   * the vectors of tools whose text did not change are still used. Vectors written with another
+   * or another format version). The snapshot keeps a content hash of each tool's text (id,
+   * description, input schema text, keywords): when the catalog has tools the snapshot lacks,
+   * lacks some of its tools, or changed a tool's text under the same id, the engine indexes
+   * those tools alone again (search always ranks the text the model is shown) and reports how
+   * many through `onError` (operation `'snapshot'`, a `SnapshotDriftError`); the vectors of
+   * tools whose text did not change are still used. Vectors written with another
    * `fusion.model` are not restored (reported the same way); without `embed` they are ignored.
    * The index bytes are read in place: do not change them afterwards.
    */

@@ -1,5 +1,6 @@
 import { toExactKey } from './parsed-query';
 import type { DecodedSnapshot } from './snapshot-codec';
+import { CONTENT_HASH_WORDS } from './tool-content-hash';
 import { FIELD_COUNT } from './tool-index-options';
 
 /** Initial room, in slots, of the per-slot arrays (they double when full). */
@@ -7,8 +8,8 @@ const INITIAL_SLOT_CAPACITY = 64;
 
 /**
  * @internal The tools of an index by slot, the small integer its postings name a tool by: each
- * slot's id, description, exact-match key, field lengths and distinct terms, whether it is alive,
- * and the sums the BM25 length normalization averages.
+ * slot's id, description, exact-match key, field lengths, content hash and distinct terms, whether
+ * it is alive, and the sums the BM25 length normalization averages.
  *
  * A removed tool's slot stays, dead, until {@link SlotTable.compact} renumbers the live ones
  * densely. A restored index leaves its per-slot arrays empty until their first write (see
@@ -32,6 +33,10 @@ export class SlotTable {
   fieldLengths: Uint32Array = new Uint32Array(INITIAL_SLOT_CAPACITY * FIELD_COUNT);
   /** `fieldLengths` is a view of a snapshot's bytes: copy it before writing in place. */
   #fieldLengthsBorrowed = false;
+  /** Content hashes (see `tool-content-hash.ts`), `CONTENT_HASH_WORDS` per slot. */
+  contentHashes: Uint32Array = new Uint32Array(INITIAL_SLOT_CAPACITY * CONTENT_HASH_WORDS);
+  /** `contentHashes` is a view of a snapshot's bytes: copy it before writing in place. */
+  #contentHashesBorrowed = false;
   /** The sum of each field's lengths over the live slots. */
   readonly fieldLengthSums = new Float64Array(FIELD_COUNT);
   /**
@@ -70,6 +75,21 @@ export class SlotTable {
     return restored >= 0 && restored < this.#restoredCount && this.alive[restored] === 1
       ? restored
       : undefined;
+  }
+
+  /**
+   * The live slot of an id, trying `guess` first: tools given in the order they were indexed
+   * (a catalog and the snapshot written from it) are each found there by one comparison.
+   */
+  findSlot(id: string, guess: number): number | undefined {
+    if (guess < this.count && this.alive[guess] === 1) {
+      const found =
+        guess < this.#restoredCount
+          ? this.#restored!.ids.equalsAt(guess, id)
+          : this.#ids[guess] === id;
+      if (found) return guess;
+    }
+    return this.slotOf(id);
   }
 
   /** The exact-match key of a slot: its id, or the folded form the snapshot or `add` recorded. */
@@ -129,10 +149,15 @@ export class SlotTable {
 
   /**
    * Puts a tool in the next slot, which must fit ({@link full} is false).
-   * @param tool - its id, description and field lengths (`FIELD_COUNT` term counts)
+   * @param tool - its id, description, field lengths (`FIELD_COUNT` term counts) and content hash
    * @returns the slot
    */
-  add(tool: { id: string; description: string; lengths: Uint32Array }): number {
+  add(tool: {
+    id: string;
+    description: string;
+    lengths: Uint32Array;
+    contentHash: Uint32Array;
+  }): number {
     const slot = this.count++;
     const lengthBase = slot * FIELD_COUNT;
     for (let field = 0; field < FIELD_COUNT; field++) {
@@ -140,6 +165,7 @@ export class SlotTable {
       this.fieldLengths[lengthBase + field] = length;
       this.fieldLengthSums[field]! += length;
     }
+    this.contentHashes.set(tool.contentHash, slot * CONTENT_HASH_WORDS);
     const { id } = tool;
     this.#ids[slot] = id;
     this.#descriptions[slot] = tool.description;
@@ -151,6 +177,12 @@ export class SlotTable {
     this.liveCount++;
     this.epoch++;
     return slot;
+  }
+
+  /** Whether a slot's content hash is the one at `hash[at]` (`CONTENT_HASH_WORDS` words). */
+  hasContentHash(slot: number, hash: Uint32Array, at: number): boolean {
+    const base = slot * CONTENT_HASH_WORDS;
+    return this.contentHashes[base] === hash[at] && this.contentHashes[base + 1] === hash[at + 1];
   }
 
   /** Marks a live slot removed; its terms must already be out of the postings' counts. */
@@ -183,6 +215,10 @@ export class SlotTable {
     lengths.set(this.fieldLengths);
     this.fieldLengths = lengths;
     this.#fieldLengthsBorrowed = false;
+    const hashes = new Uint32Array(capacity * CONTENT_HASH_WORDS);
+    hashes.set(this.contentHashes);
+    this.contentHashes = hashes;
+    this.#contentHashesBorrowed = false;
   }
 
   /** Sizes every per-slot array for `count` tools at once, in a fresh table. */
@@ -218,6 +254,10 @@ export class SlotTable {
       this.fieldLengths = this.fieldLengths.slice();
       this.#fieldLengthsBorrowed = false;
     }
+    if (this.#contentHashesBorrowed) {
+      this.contentHashes = this.contentHashes.slice();
+      this.#contentHashesBorrowed = false;
+    }
     const remap = new Int32Array(this.count).fill(-1);
     let next = 0;
     for (let slot = 0; slot < this.count; slot++) {
@@ -232,6 +272,11 @@ export class SlotTable {
         target * FIELD_COUNT,
         slot * FIELD_COUNT,
         (slot + 1) * FIELD_COUNT,
+      );
+      this.contentHashes.copyWithin(
+        target * CONTENT_HASH_WORDS,
+        slot * CONTENT_HASH_WORDS,
+        (slot + 1) * CONTENT_HASH_WORDS,
       );
     }
     this.alive.fill(0);
@@ -265,9 +310,13 @@ export class SlotTable {
     if (capacity === slots) {
       this.fieldLengths = snapshot.fieldLengths;
       this.#fieldLengthsBorrowed = true;
+      this.contentHashes = snapshot.contentHashes;
+      this.#contentHashesBorrowed = true;
     } else {
       this.fieldLengths = new Uint32Array(capacity * FIELD_COUNT);
       this.fieldLengths.set(snapshot.fieldLengths);
+      this.contentHashes = new Uint32Array(capacity * CONTENT_HASH_WORDS);
+      this.contentHashes.set(snapshot.contentHashes);
     }
     for (let field = 0; field < FIELD_COUNT; field++) {
       this.fieldLengthSums[field] = snapshot.fieldLengthSums[field]!;

@@ -10,10 +10,14 @@ import {
   SnapshotStrings,
   type TextEncoding,
 } from './snapshot-strings';
+import { CONTENT_HASH_WORDS } from './tool-content-hash';
 import { FIELD_COUNT } from './tool-index-options';
 
-/** The snapshot layout this code writes and reads; bump it whenever the layout changes. */
-export const SNAPSHOT_FORMAT_VERSION = 3;
+/**
+ * The snapshot layout this code writes and reads; bump it whenever the layout changes. Version 4
+ * added each tool's content hash; older snapshots are refused (`'version'`), never misread.
+ */
+export const SNAPSHOT_FORMAT_VERSION = 4;
 /** "TSIX": marks a tool-search index snapshot. */
 const MAGIC = [0x54, 0x53, 0x49, 0x58] as const;
 /** Magic, format version and header length, 4 bytes each. */
@@ -40,6 +44,8 @@ export interface SnapshotContents {
   foldedKeys: readonly string[];
   /** Term occurrences per field, `FIELD_COUNT` per tool. */
   fieldLengths: Uint32Array;
+  /** Each tool's content hash (see `tool-content-hash.ts`), `CONTENT_HASH_WORDS` per tool. */
+  contentHashes: Uint32Array;
   /** Where each term's postings start in `postingSlots`; one more entry than terms. */
   postingOffsets: Uint32Array;
   /** The tools (slots) of each term's postings, ascending within a term. */
@@ -68,6 +74,8 @@ export interface DecodedSnapshot {
   foldedKeys: SnapshotStrings;
   foldedKeySlots: Uint32Array;
   fieldLengths: Uint32Array;
+  /** Each tool's content hash, `CONTENT_HASH_WORDS` per tool. */
+  contentHashes: Uint32Array;
   /** The sum of each field's lengths over every tool. */
   fieldLengthSums: readonly number[];
   /** Where each term's postings start (as counted postings); one more entry than terms. */
@@ -107,6 +115,7 @@ function layoutOf(headerBytes: number, header: Header) {
     foldedKeys: lookupTableSize(header.foldedKeys),
   };
   const fieldLengths = section(header.slots * FIELD_COUNT * 4);
+  const contentHashes = section(header.slots * CONTENT_HASH_WORDS * 4);
   const stringOffsets = section((stringCount + 1) * 4);
   const foldedKeySlots = section(header.foldedKeys * 4);
   const idTable = section(tableSizes.ids * 4);
@@ -126,6 +135,7 @@ function layoutOf(headerBytes: number, header: Header) {
     stringCount,
     tableSizes,
     fieldLengths,
+    contentHashes,
     stringOffsets,
     foldedKeySlots,
     idTable,
@@ -194,6 +204,7 @@ export function encodeSnapshot(input: SnapshotInput): Uint8Array {
   const put = (offset: number, array: Uint32Array | Int32Array | Uint8Array) =>
     bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
   put(layout.fieldLengths, input.fieldLengths);
+  put(layout.contentHashes, input.contentHashes);
   put(layout.stringOffsets, text.offsets);
   put(layout.foldedKeySlots, input.foldedKeySlots);
   put(layout.idTable, buildLookupTable(input.ids));
@@ -432,6 +443,7 @@ export function decodeSnapshot(input: Uint8Array): DecodedSnapshot {
     ),
     foldedKeySlots: u32(layout.foldedKeySlots, foldedKeys),
     fieldLengths: u32(layout.fieldLengths, slots * FIELD_COUNT),
+    contentHashes: u32(layout.contentHashes, slots * CONTENT_HASH_WORDS),
     fieldLengthSums: sums,
     postingOffsets,
     postingsOf: (termId) =>

@@ -142,6 +142,30 @@ export class SnapshotStrings {
     return string;
   }
 
+  /**
+   * Whether the string at a position (`0 <= position < length`) is `text`. Plain ASCII is
+   * compared with the bytes in place, so a lookup decodes nothing (most ids and terms are ASCII);
+   * other text is decoded as {@link at} does.
+   */
+  equalsAt(position: number, text: string): boolean {
+    const decoded = this.#decoded?.[position];
+    if (decoded !== undefined) return decoded === text;
+    if (this.#encoding !== 'utf-8') return this.at(position) === text;
+    const start = this.#offsets[position]!;
+    const length = this.#offsets[position + 1]! - start;
+    // UTF-8 takes at least one byte per UTF-16 code unit: a shorter string cannot be `text`.
+    if (length < text.length) return false;
+    const bytes = this.#bytes;
+    for (let unit = 0; unit < text.length; unit++) {
+      const code = text.charCodeAt(unit);
+      if (code >= 0x80) return this.at(position) === text;
+      // The units so far were ASCII, one byte each: this byte starts the stored unit here.
+      if (bytes[start + unit] !== code) return false;
+    }
+    // ASCII text takes one byte per unit, so only a stored string of the same length is it.
+    return length === text.length;
+  }
+
   /** The first position holding `text`, or `-1`. */
   indexOf(text: string): number {
     let found = -1;
@@ -164,7 +188,7 @@ export class SnapshotStrings {
     for (let probes = 0; probes < table.length; probes++) {
       const entry = table[at]!;
       if (entry === 0) return;
-      if (this.at(entry - 1) === text && visit(entry - 1) === false) return;
+      if (this.equalsAt(entry - 1, text) && visit(entry - 1) === false) return;
       at = (at + 1) & mask;
     }
   }

@@ -1,4 +1,5 @@
 import type { TextTermCache } from './text-term-cache';
+import { CONTENT_HASH_WORDS, ContentHashFold } from './tool-content-hash';
 import { forEachSchemaText, type ToolDescriptor } from './tool-descriptor';
 import { FIELD_COUNT } from './tool-index-options';
 
@@ -33,6 +34,9 @@ export class TermCounter {
   #distinct = 0;
   /** Term occurrences per field of the tool counted last. */
   readonly lengths = new Uint32Array(FIELD_COUNT);
+  /** The content hash (see `tool-content-hash.ts`) of the tool counted last. */
+  readonly contentHash = new Uint32Array(CONTENT_HASH_WORDS);
+  readonly #fold = new ContentHashFold();
 
   /** @param texts - where a text's term ids come from */
   constructor(texts: TextTermCache) {
@@ -70,21 +74,26 @@ export class TermCounter {
     this.#localIndex = new Int32Array(capacity);
   }
 
-  /** Counts a tool's terms: its id's words, description, parameter texts and keywords. */
+  /**
+   * Counts a tool's terms: its id's words, description, parameter texts and keywords; and folds
+   * the texts' hashes into its content hash, in the order `writeToolContentHash` reads them.
+   */
   count(tool: ToolDescriptor): void {
     this.#stamp++;
     this.#distinct = 0;
     this.lengths.fill(0);
+    this.#fold.start();
     this.#countText(tool.id, FIELD.id, false);
-    if (typeof tool.description === 'string') {
-      this.#countText(tool.description, FIELD.description, true);
-    }
+    // A missing description counts as '' (no terms): the content hash covers it the same way.
+    const description = typeof tool.description === 'string' ? tool.description : '';
+    this.#countText(description, FIELD.description, true);
     forEachSchemaText(tool.inputSchema, this.#countSchemaText);
     if (Array.isArray(tool.keywords)) {
       for (const keyword of tool.keywords) {
         if (typeof keyword === 'string') this.#countText(keyword, FIELD.keywords, true);
       }
     }
+    this.#fold.write(this.contentHash, 0);
   }
 
   /** Counts a schema text (bound once: it is called for every text). */
@@ -95,6 +104,7 @@ export class TermCounter {
   #countText(text: string, field: number, cacheable: boolean): void {
     const start = this.#texts.termIdsOf(text, cacheable);
     const termIds = this.#texts.pool;
+    this.#fold.add(termIds, start - CONTENT_HASH_WORDS, field);
     const occurrences = termIds[start]!;
     this.lengths[field]! += occurrences;
     // Read after termIdsOf: interning new terms may have grown these arrays.

@@ -1,5 +1,6 @@
 import type { TermDictionary } from './term-dictionary';
 import { type TermScanner, type TermSink, type Tokenizer, termScannerOf } from './tokenizer';
+import { CONTENT_HASH_WORDS, writeTextHash } from './tool-content-hash';
 import { WordTable } from './word-table';
 
 /** Initial size of the block the cached texts' term ids are written to (256 kB). */
@@ -14,7 +15,9 @@ const MAX_CACHED_TEXTS = 50_000;
  * never goes stale.
  *
  * With the default tokenizer, terms come from its scan one by one, never as an array of strings:
- * ASCII words through a {@link WordTable}, Han bigrams straight into the dictionary.
+ * ASCII words through a {@link WordTable}, Han bigrams straight into the dictionary. Each text's
+ * hash (`writeTextHash`) is kept before its term ids, so a tool's content hash costs a few words
+ * per text it repeats.
  */
 export class TextTermCache {
   readonly #terms: TermDictionary;
@@ -24,7 +27,7 @@ export class TextTermCache {
   readonly #words: WordTable;
   /** Cached texts: where their term ids are in `#pool`. */
   readonly #cache = new Map<string, number>();
-  /** The term ids of cached texts, each list after its length; grown by doubling. */
+  /** Per cached text: its hash (`CONTENT_HASH_WORDS`), the count of its term ids, the ids; grown by doubling. */
   #pool = new Int32Array(0);
   #poolUsed = 0;
   /** Where the text being analyzed writes its term ids: after `#pool[#textStart]`, `#textTerms` so far. */
@@ -54,7 +57,10 @@ export class TextTermCache {
     this.#words = new WordTable(terms);
   }
 
-  /** The term ids: read at the position {@link termIdsOf} returns, their count first. */
+  /**
+   * The term ids: read at the position {@link termIdsOf} returns, their count first; the text's
+   * hash is the `CONTENT_HASH_WORDS` words before that position.
+   */
   get pool(): Int32Array {
     return this.#pool;
   }
@@ -73,7 +79,7 @@ export class TextTermCache {
       this.#cache.clear();
       this.#poolUsed = 0;
     }
-    const start = this.#poolUsed;
+    const start = this.#poolUsed + CONTENT_HASH_WORDS;
     this.#textStart = start;
     this.#textTerms = 0;
     const scan = this.#scan;
@@ -85,6 +91,7 @@ export class TextTermCache {
     }
     this.#reserve(start + 1);
     this.#pool[start] = this.#textTerms;
+    writeTextHash(text, this.#pool, start - CONTENT_HASH_WORDS);
     if (cacheable) {
       this.#cache.set(text, start);
       this.#poolUsed = start + this.#textTerms + 1;

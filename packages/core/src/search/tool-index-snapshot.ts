@@ -8,6 +8,7 @@ import {
   toIndexOptions,
 } from './snapshot-ranking';
 import type { TermDictionary } from './term-dictionary';
+import { CONTENT_HASH_WORDS } from './tool-content-hash';
 import { FIELD_COUNT, type ToolIndexOptions } from './tool-index-options';
 
 /** Scripts the tokenizer hands to `Intl.Segmenter` (see `word-runs.ts`). */
@@ -36,6 +37,7 @@ export function writeIndexSnapshot(parts: IndexParts): Uint8Array {
   const foldedKeys: string[] = [];
   const foldedSlots: number[] = [];
   const fieldLengths = new Uint32Array(slots.liveCount * FIELD_COUNT);
+  const contentHashes = new Uint32Array(slots.liveCount * CONTENT_HASH_WORDS);
   for (let slot = 0; slot < slots.count; slot++) {
     if (slots.alive[slot] === 0) continue;
     const target = ids.length;
@@ -50,6 +52,10 @@ export function writeIndexSnapshot(parts: IndexParts): Uint8Array {
     }
     for (let field = 0; field < FIELD_COUNT; field++) {
       fieldLengths[target * FIELD_COUNT + field] = slots.fieldLengths[slot * FIELD_COUNT + field]!;
+    }
+    for (let word = 0; word < CONTENT_HASH_WORDS; word++) {
+      contentHashes[target * CONTENT_HASH_WORDS + word] =
+        slots.contentHashes[slot * CONTENT_HASH_WORDS + word]!;
     }
   }
   const termById = parts.terms.terms();
@@ -89,6 +95,7 @@ export function writeIndexSnapshot(parts: IndexParts): Uint8Array {
     foldedKeySlots: Uint32Array.from(foldedSlots),
     terms,
     fieldLengths,
+    contentHashes,
     postingOffsets,
     postingSlots,
     postingFrequencies,

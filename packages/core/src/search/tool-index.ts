@@ -1,4 +1,5 @@
 import { Bm25fScorer } from './bm25f-scorer';
+import { type IndexChanges, planIndexChanges } from './index-changes';
 import { MAX_QUERY_LENGTH, type ParsedQuery, parseQuery } from './parsed-query';
 import { PostingStore } from './posting-store';
 import {
@@ -18,6 +19,7 @@ import { resolveIndexSettings, type ToolIndexOptions } from './tool-index-option
 import { readIndexSnapshot, writeIndexSnapshot } from './tool-index-snapshot';
 import type { TopK } from './top-k';
 
+export type { IndexChanges } from './index-changes';
 export type { Candidate, SearchOptions } from './search-indexes';
 
 /**
@@ -109,6 +111,7 @@ export class ToolIndex implements SearchableIndex {
       id: tool.id,
       description: typeof tool.description === 'string' ? tool.description : '',
       lengths: counter.lengths,
+      contentHash: counter.contentHash,
     });
     const { terms, counts, distinct } = counter;
     // A batch holds the slot's terms; they are derived from the lists at the first removal.
@@ -133,11 +136,33 @@ export class ToolIndex implements SearchableIndex {
   }
 
   /**
+   * Makes the index hold exactly these tools: indexes the new ones and those whose text differs
+   * from what the index holds under their id, removes the ones not given, and leaves the rest as
+   * they are. A tool's text is compared by a 64-bit content hash of everything it is ranked by
+   * (id, description, input schema text, keywords), kept per tool and in snapshots. So an index
+   * restored from a snapshot and synced with the catalog ranks exactly as a fresh index of the
+   * catalog would, at the cost of indexing only what changed.
+   * @param tools - the tools the index should hold; of two with the same id, the later counts
+   * @returns the ids added, changed (indexed again) and removed
+   * @throws TypeError for a tool without a non-empty string id (the index is then left unchanged)
+   * @example
+   * const index = ToolIndex.fromSnapshot(readFileSync('tools.index'));
+   * const { added, changed, removed } = index.sync(descriptors);
+   */
+  sync(tools: Iterable<ToolDescriptor>): IndexChanges {
+    const { changes, toIndex } = planIndexChanges(tools, this.#slots);
+    for (const id of changes.removed) this.remove(id);
+    for (const tool of toIndex) this.add(tool);
+    return changes;
+  }
+
+  /**
    * Writes the index as bytes that {@link ToolIndex.fromSnapshot} restores without re-analyzing
    * any tool: build it at deploy time, load it at start-up. It carries a format version and the
    * ranking options (field weights, `b`, `k1`, ID boosts, tokenizer options), so it is never
    * restored into a different ranking.
-   * @returns the snapshot; its size grows with the catalog (about 250 bytes per tool)
+   * @returns the snapshot; its size grows with the catalog (about 250 bytes per tool); it holds
+   *   each tool's content hash, so {@link ToolIndex.sync} can tell what a catalog changed since
    * @throws SnapshotError when the index uses a tokenizer or stem function, which no snapshot can hold
    * @example
    * writeFileSync('tools.index', new ToolIndex(descriptors).toSnapshot());
@@ -153,7 +178,9 @@ export class ToolIndex implements SearchableIndex {
 
   /**
    * Restores an index from {@link ToolIndex.toSnapshot}'s bytes, without analyzing any tool.
-   * Searches rank exactly as on the index that wrote it, and `add` / `remove` keep working.
+   * Searches rank exactly as on the index that wrote it, and `add` / `remove` keep working. When
+   * the tools may have changed since the snapshot was written, {@link ToolIndex.sync} the index
+   * with them (the engine's `snapshot` option does).
    * @param bytes - the snapshot
    * @param options - the ranking options you expect; omit them to use the snapshot's own. Options
    *   that rank differently from the snapshot's are refused, never silently applied.
