@@ -1,3 +1,5 @@
+import { finalMix } from '../search/tool-content-hash';
+
 /**
  * MurmurHash3's x86 128-bit variant (Austin Appleby, SMHasher, public domain), over the UTF-8
  * bytes of a text. Not cryptographic: it names cached vectors by their text, where 128 bits make
@@ -87,17 +89,6 @@ function readUint32(bytes: Uint8Array, offset: number): number {
 
 function rotl(value: number, bits: number): number {
   return (value << bits) | (value >>> (32 - bits));
-}
-
-/** MurmurHash3's finalizer: every input bit affects every output bit. */
-function finalMix(value: number): number {
-  let h = value;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h;
 }
 
 function hex(value: number): string {

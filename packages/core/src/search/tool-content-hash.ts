@@ -130,8 +130,11 @@ export function writeToolContentHash(tool: ToolDescriptor, into: Uint32Array, at
   fold.write(into, at);
 }
 
-/** MurmurHash3's 32-bit finalizer: every input bit affects every output bit. */
-function finalMix(value: number): number {
+/**
+ * @internal MurmurHash3's 32-bit finalizer (Austin Appleby, SMHasher): every input bit affects
+ * every output bit. The embeddings' content hash uses it too.
+ */
+export function finalMix(value: number): number {
   let h = value;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
