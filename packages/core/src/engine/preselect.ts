@@ -1,3 +1,4 @@
+import { allowedHits, shadowFilters } from '../meta-tools/allowed-hits';
 import { loadNames } from '../meta-tools/load-names';
 import { searchIndexes } from '../search/search-indexes';
 import { ToolResolutionError } from './deferred-tools';
@@ -124,35 +125,19 @@ async function rankMessage<TTool, TContext>(
   maxTools: number,
 ): Promise<string[]> {
   await session.prepareDeferred();
-  const indexes = session.indexes;
-  const indexFilters =
-    indexes.length > 1
-      ? indexes.map((index) => (id: string) => !session.isShadowed(id, index))
-      : undefined;
+  const { indexes } = session;
+  const indexFilters = shadowFilters(session);
   const total = indexes.reduce((sum, index) => sum + index.size, 0);
-  const chosen: string[] = [];
-  const checked = new Set<string>();
-  for (let window = maxTools * 2; ; window *= 4) {
-    const hits = searchIndexes(indexes, message, {
+  // BM25F alone: `minScore` is on its scale, whatever `embed` does for `search_tools`.
+  const rank = (window: number) =>
+    searchIndexes(indexes, message, {
       topK: window,
       minScore,
       ...(indexFilters && { indexFilters }),
     });
-    const batch = hits.filter((hit) => !checked.has(hit.id));
-    for (const hit of batch) checked.add(hit.id);
-    const verdicts = await Promise.all(
-      batch.map(
-        async (hit) =>
-          (await session.allows(hit.id, 'search')) && (await session.allows(hit.id, 'load')),
-      ),
-    );
-    for (const [position, hit] of batch.entries()) {
-      if (!verdicts[position]) continue;
-      chosen.push(hit.id);
-      if (chosen.length === maxTools) return chosen;
-    }
-    if (hits.length < window || window >= total) return chosen;
-  }
+  const allows = async (id: string) =>
+    (await session.allows(id, 'search')) && (await session.allows(id, 'load'));
+  return (await allowedHits(rank, total, maxTools, allows)).map((hit) => hit.id);
 }
 
 function emptyOutcome(): PreselectOutcome {

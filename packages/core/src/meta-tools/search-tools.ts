@@ -1,5 +1,6 @@
 import { searchIndexes } from '../search/search-indexes';
 import { AUTO_LOAD_ACTIVATION_TYPE, AUTO_LOAD_ACTIVATION_VERSION } from '../state/context-state';
+import { allowedHits, shadowFilters } from './allowed-hits';
 import { echoQuery } from './echo-name';
 import { fusedRanker } from './fused-ranking';
 import { inputProblem } from './input-problem';
@@ -34,14 +35,9 @@ export async function rankAllowed<TTool, TContext>(
 ): Promise<{ results: SearchToolsResult[]; unloadable: number }> {
   const { minScore } = session.settings;
   await session.prepareDeferred();
-  const indexes = session.indexes;
-  // Only with request-resolved tools can a static tool be shadowed; otherwise no per-hit check.
-  const indexFilters =
-    indexes.length > 1
-      ? indexes.map((index) => (id: string) => !session.isShadowed(id, index))
-      : undefined;
+  const { indexes } = session;
+  const indexFilters = shadowFilters(session);
   const total = indexes.reduce((sum, index) => sum + index.size, 0);
-  const allowed: SearchToolsResult[] = [];
   let unloadable = 0;
   const allows = async (id: string): Promise<boolean> => {
     if (!(await session.allows(id, 'search'))) return false;
@@ -50,33 +46,24 @@ export async function rankAllowed<TTool, TContext>(
     return false;
   };
   // With `embed`, BM25F's ranking fused with the embeddings'; without, or when they fail, BM25F's.
-  const fused = session.embeddings && (await fusedRanker(session, query, indexFilters));
-  // A fused ranking cut deeper can reorder its tail: what was checked is skipped by id.
-  const checked = new Set<string>();
-  for (let window = topK * 2; ; window *= 4) {
-    const hits = fused
-      ? fused(window)
-      : searchIndexes(indexes, query, {
-          topK: window,
-          minScore,
-          ...(indexFilters && { indexFilters }),
-        });
-    const batch = hits.filter((hit) => !checked.has(hit.id));
-    for (const hit of batch) checked.add(hit.id);
-    const verdicts = await Promise.all(batch.map((hit) => allows(hit.id)));
-    for (const [position, hit] of batch.entries()) {
-      if (!verdicts[position]) continue;
-      allowed.push({
-        name: hit.id,
-        description: truncateDescription(
-          session.lookup(hit.id)?.descriptor.description ?? hit.description,
-        ),
-        score: Math.round(hit.score * 100) / 100,
-      });
-      if (allowed.length === topK) return { results: allowed, unloadable };
-    }
-    if (hits.length < window || window >= total) return { results: allowed, unloadable };
-  }
+  const fused = await fusedRanker(session, query, indexFilters);
+  const rank =
+    fused ??
+    ((window: number) =>
+      searchIndexes(indexes, query, {
+        topK: window,
+        minScore,
+        ...(indexFilters && { indexFilters }),
+      }));
+  const hits = await allowedHits(rank, total, topK, allows);
+  const results = hits.map((hit) => ({
+    name: hit.id,
+    description: truncateDescription(
+      session.lookup(hit.id)?.descriptor.description ?? hit.description,
+    ),
+    score: Math.round(hit.score * 100) / 100,
+  }));
+  return { results, unloadable };
 }
 
 /** Executes `search_tools` for a session. */
