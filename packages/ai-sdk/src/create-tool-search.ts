@@ -18,7 +18,7 @@ import {
 } from 'tool-search-core';
 import { createRankTools, type RankTools } from './create-rank-tools';
 import { type AiTool, describeAiTool } from './describe-ai-tool';
-import { embeddingModelName, embedWithModel } from './embed-with-model';
+import { embeddingModelOptions } from './embed-with-model';
 import { approvalOf, modelOutputOf, runAiTool } from './proxy-tool';
 import { toolResultsFromMessages } from './tool-results-from-messages';
 
@@ -256,15 +256,9 @@ export function createToolSearch<
     ...engineOptions
   } = options;
   const proxy = expose === 'proxy';
-  if (embeddingModel !== undefined && engineOptions.embed !== undefined) {
-    throw new TypeError('createToolSearch: pass `embeddingModel` or `embed`, not both');
-  }
   const engine = createToolSearchEngine<AiTool, TContext>({
     ...engineOptions,
-    ...(embeddingModel !== undefined && {
-      embed: embedWithModel(embeddingModel),
-      fusion: { model: embeddingModelName(embeddingModel), ...engineOptions.fusion },
-    }),
+    ...embeddingModelOptions('createToolSearch', embeddingModel, engineOptions),
     storage,
     expose,
     ...(proxy && { runTool: runAiTool }),

@@ -1,5 +1,5 @@
 import { type EmbeddingModel, embedMany } from 'ai';
-import type { EmbedFunction } from 'tool-search-core';
+import type { EmbedFunction, FusionSettings } from 'tool-search-core';
 
 /** `embedMany` as the AI SDK majors share it: values in, one embedding per value out. */
 export type EmbedMany = (options: {
@@ -34,4 +34,25 @@ export function embeddingModelName(model: EmbeddingModel): string {
   if (typeof model === 'string') return model;
   const { provider, modelId } = model as { provider?: unknown; modelId?: unknown };
   return `${String(provider)}:${String(modelId)}`;
+}
+
+/**
+ * The engine options an `embeddingModel` option stands for: `embed` through the model, and
+ * `fusion.model` named after it (an explicit `fusion.model` wins); none without a model.
+ * @param caller - who is asking, for the error
+ * @throws TypeError when both `embeddingModel` and `embed` are given
+ */
+export function embeddingModelOptions(
+  caller: string,
+  embeddingModel: EmbeddingModel | undefined,
+  engineOptions: { embed?: EmbedFunction | undefined; fusion?: FusionSettings | undefined },
+): { embed?: EmbedFunction; fusion?: FusionSettings } {
+  if (embeddingModel === undefined) return {};
+  if (engineOptions.embed !== undefined) {
+    throw new TypeError(`${caller}: pass \`embeddingModel\` or \`embed\`, not both`);
+  }
+  return {
+    embed: embedWithModel(embeddingModel),
+    fusion: { model: embeddingModelName(embeddingModel), ...engineOptions.fusion },
+  };
 }

@@ -10,7 +10,7 @@ import {
 } from 'tool-search-core';
 import type { PrepareStepInput, ToolSearchOptions } from '../create-tool-search';
 import { type AiTool, describeAiTool } from '../describe-ai-tool';
-import { embeddingModelName, embedWithModel } from '../embed-with-model';
+import { embeddingModelOptions } from '../embed-with-model';
 
 /**
  * Options of the provider-native paths: those of `createToolSearch` but `unloadTool` (a native
@@ -94,15 +94,9 @@ export function createNativeToolSearch<TTools extends ToolSet, TContext>(
   providerFor: (engine: ToolSearchEngine<AiTool, TContext>) => NativeProvider,
 ): NativeToolSearch<TTools, TContext> {
   const { threadId, storage = 'context', embeddingModel, ...engineOptions } = options;
-  if (embeddingModel !== undefined && engineOptions.embed !== undefined) {
-    throw new TypeError('tool-search-ai-sdk: pass `embeddingModel` or `embed`, not both');
-  }
   const engine = createToolSearchEngine<AiTool, TContext>({
     ...engineOptions,
-    ...(embeddingModel !== undefined && {
-      embed: embedWithModel(embeddingModel),
-      fusion: { model: embeddingModelName(embeddingModel), ...engineOptions.fusion },
-    }),
+    ...embeddingModelOptions('tool-search-ai-sdk', embeddingModel, engineOptions),
     storage,
     describe: describeAiTool,
   });
