@@ -34,6 +34,12 @@ export class AdapterModel {
   /** Loaded tool ids by state key (a thread's id, or a conversation of its own). */
   readonly loaded = new Map<string, string[]>();
   readonly #accessedAt = new Map<string, number>();
+  /**
+   * Per state key, when each loaded tool was last reported loaded (a tick of {@link #ticks}): the
+   * conversation's results make a tool "used" when one last loaded it, which orders the budget.
+   */
+  readonly #lastLoaded = new Map<string, Map<string, number>>();
+  #ticks = 0;
   clock = 1_000_000;
   failing = false;
 
@@ -68,6 +74,30 @@ export class AdapterModel {
   }
 
   /**
+   * The loaded tools a request reads from its state. A stored thread's list is what it is; a
+   * list read from the conversation holds only tools this request knows and may load (a name it
+   * does not know, or that the `load` filter denies now, was never loaded for it, so it takes no
+   * place in the budget), and when tools left out earlier count again it can hold more than the
+   * budget: the request keeps the most recently loaded ones, in load order.
+   */
+  #readable(key: string, known: ReadonlySet<string>, fromContext: boolean): string[] {
+    const list = this.list(key).filter((id) => !this.options.pinned.includes(id));
+    if (!fromContext) return list;
+    const readable = list.filter((id) => known.has(id) && this.allows(id, 'load'));
+    const max = this.options.maxLoadedTools;
+    if (max === undefined || readable.length <= max) return readable;
+    const lastLoaded = this.#lastLoaded.get(key);
+    const kept = new Set(
+      readable
+        .map((id, position) => ({ id, position, at: lastLoaded?.get(id) ?? 0 }))
+        .sort((left, right) => right.at - left.at || right.position - left.position)
+        .slice(0, max)
+        .map(({ id }) => id),
+    );
+    return readable.filter((id) => kept.has(id));
+  }
+
+  /**
    * The tools a step must offer besides the meta-tools: allowed pins, then loaded tools the
    * request knows that are allowed (from messages, also by the `load` phase: they may be forged).
    */
@@ -78,28 +108,21 @@ export class AdapterModel {
     const pins = this.options.pinned.filter(
       (id) => options.known.has(id) && this.allows(id, 'active'),
     );
-    const loaded = options.storeDown ? [] : this.list(key);
-    return [
-      ...pins,
-      ...loaded.filter(
-        (id) =>
-          options.known.has(id) &&
-          !this.options.pinned.includes(id) &&
-          (!options.fromContext || this.allows(id, 'load')) &&
-          this.allows(id, 'active'),
-      ),
-    ];
+    const loaded = options.storeDown ? [] : this.#readable(key, options.known, options.fromContext);
+    return [...pins, ...loaded.filter((id) => options.known.has(id) && this.allows(id, 'active'))];
   }
 
   /**
    * Checks a load report against the policy and the state, then applies it.
    * @param requested - the ids asked for (known tools only; unknown names cannot load)
+   * @param fromContext - the state is read from the conversation, not a stored thread
    */
   applyLoad(
     key: string,
     report: LoadReport,
     requested: ReadonlySet<string>,
     known: ReadonlySet<string>,
+    fromContext = false,
   ): void {
     const list = this.list(key);
     const before = [...list];
@@ -117,8 +140,21 @@ export class AdapterModel {
       if (!list.includes(id) && !this.options.pinned.includes(id)) list.push(id);
     }
     for (const id of evicted) if (list.includes(id)) list.splice(list.indexOf(id), 1);
-    if (this.options.maxLoadedTools !== undefined)
-      expect(list.length).toBeLessThanOrEqual(this.options.maxLoadedTools);
+    let lastLoaded = this.#lastLoaded.get(key);
+    if (!lastLoaded) {
+      lastLoaded = new Map();
+      this.#lastLoaded.set(key, lastLoaded);
+    }
+    this.#ticks++;
+    for (const id of [...loaded, ...already])
+      if (list.includes(id)) lastLoaded.set(id, this.#ticks);
+    // The budget holds over what the request read: a tool it could not read took no place.
+    if (this.options.maxLoadedTools !== undefined) {
+      const counted = fromContext
+        ? list.filter((id) => known.has(id) && this.allows(id, 'load'))
+        : list;
+      expect(counted.length).toBeLessThanOrEqual(this.options.maxLoadedTools);
+    }
     // Every allowed tool asked for is loaded now, pinned, or reported evicted.
     for (const id of requested) {
       if (!known.has(id) || !this.allows(id, 'load')) continue;

@@ -257,7 +257,7 @@ class TurnCommand implements AiCommand {
         if (storeDown)
           for (const id of [...(fields.loaded ?? []), ...(fields.alreadyLoaded ?? [])])
             expect(model.options.pinned).toContain(id);
-        else model.applyLoad(key, fields, requested, KNOWN);
+        else model.applyLoad(key, fields, requested, KNOWN, view.fromContext);
       } else if (toolName === 'search_tools') {
         for (const hit of fields.results ?? []) {
           expect(KNOWN.has(hit.name)).toBe(true);
@@ -272,6 +272,7 @@ class TurnCommand implements AiCommand {
             { loaded: fields.activation.loaded, evicted: fields.evicted },
             new Set(fields.results?.map((hit) => hit.name)),
             KNOWN,
+            view.fromContext,
           );
         }
       } else if (toolName === 'unload_tool' && !storeDown) {

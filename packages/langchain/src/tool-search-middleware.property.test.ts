@@ -265,7 +265,7 @@ class TurnCommand implements LangChainCommand {
         if (storeDown)
           for (const id of [...(output.loaded ?? []), ...(output.alreadyLoaded ?? [])])
             expect(model.options.pinned).toContain(id);
-        else model.applyLoad(key, output, requested, KNOWN);
+        else model.applyLoad(key, output, requested, KNOWN, view.fromContext);
       } else if (message.name === 'search_tools') {
         for (const hit of output.results ?? []) {
           expect(KNOWN.has(hit.name)).toBe(true);
@@ -277,6 +277,7 @@ class TurnCommand implements LangChainCommand {
             { loaded: output.activation.loaded, evicted: output.evicted },
             new Set(output.results?.map((hit) => hit.name)),
             KNOWN,
+            view.fromContext,
           );
       } else if (message.name === 'unload_tool' && !storeDown) {
         model.applyUnload(key, output.unloaded ?? []);

@@ -315,7 +315,7 @@ class StepCommand implements MastraCommand {
         if (storeDown)
           for (const id of [...(output.loaded ?? []), ...(output.alreadyLoaded ?? [])])
             expect(model.options.pinned).toContain(id);
-        else model.applyLoad(key, output, requested, known);
+        else model.applyLoad(key, output, requested, known, view.fromContext);
       } else if (action.type === 'search') {
         for (const hit of output.results ?? []) {
           expect(known.has(hit.name)).toBe(true);
@@ -327,6 +327,7 @@ class StepCommand implements MastraCommand {
             { loaded: output.activation.loaded, evicted: output.evicted },
             new Set(output.results?.map((hit) => hit.name)),
             known,
+            view.fromContext,
           );
       } else if (!storeDown) {
         model.applyUnload(key, output.unloaded ?? []);
@@ -403,6 +404,54 @@ const commandArbitraries: fc.Arbitrary<MastraCommand>[] = [
   fc.boolean().map((failing) => new FailCommand(failing)),
 ];
 
+async function runSequence(config: Config, commands: Iterable<MastraCommand>): Promise<void> {
+  const model = Object.assign(
+    new AdapterModel({
+      pinned: config.pinned,
+      maxLoadedTools: config.maxLoadedTools,
+      ttl: config.ttl,
+      filter: config.filter,
+    }),
+    { config },
+  );
+  vi.setSystemTime(model.clock);
+  const world = new World(config);
+  try {
+    await fc.asyncModelRun(() => ({ model, real: world }), commands);
+  } finally {
+    world.processor.dispose();
+    world.memory?.dispose();
+  }
+}
+
+/** Shrunk counterexamples the random runs found, kept so that they run on every seed. */
+const FOUND_SEQUENCES: readonly (readonly [Config, MastraCommand[]])[] = [
+  // Without a thread, a request-resolved tool loaded earlier is no tool of a request without
+  // it: it took no place in the budget there (the model counted it), and when a later request
+  // resolves it again, the conversation holds two loads for a budget of one: the more recently
+  // loaded one is offered.
+  [
+    {
+      expose: 'tools',
+      storage: 'in-memory',
+      autoLoad: false,
+      maxLoadedTools: 1,
+      pinned: [],
+      unloadTool: false,
+      filter: false,
+      includeResolvedTools: true,
+      ttl: 0,
+    },
+    [
+      new StepCommand('anonymous', true, { type: 'load', names: ['crm_lookup'], single: false }),
+      new StepCommand('anonymous', false, { type: 'load', names: ['get_weather'], single: false }),
+      new StepCommand('anonymous', true, { type: 'search', query: 'weather' }),
+      new StepCommand('anonymous', true, { type: 'load', names: ['crm_lookup'], single: true }),
+      new StepCommand('anonymous', true, { type: 'search', query: 'crm' }),
+    ],
+  ],
+];
+
 /** A hang guard for the whole property, not a speed gate. */
 const HANG_GUARD = 300_000;
 
@@ -421,29 +470,15 @@ describe('ToolSearchProcessor under random use', () => {
         fc.asyncProperty(
           configArbitrary,
           fc.commands(commandArbitraries, commandsConstraints(20)),
-          async (config, commands) => {
-            const model = Object.assign(
-              new AdapterModel({
-                pinned: config.pinned,
-                maxLoadedTools: config.maxLoadedTools,
-                ttl: config.ttl,
-                filter: config.filter,
-              }),
-              { config },
-            );
-            vi.setSystemTime(model.clock);
-            const world = new World(config);
-            try {
-              await fc.asyncModelRun(() => ({ model, real: world }), commands);
-            } finally {
-              world.processor.dispose();
-              world.memory?.dispose();
-            }
-          },
+          runSequence,
         ),
         propertyRuns('mastra adapter', 1_200),
       );
     },
     HANG_GUARD,
   );
+
+  it('offers the predicted tools on the sequences that once failed', async () => {
+    for (const [config, commands] of FOUND_SEQUENCES) await runSequence(config, commands);
+  });
 });
