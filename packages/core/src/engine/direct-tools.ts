@@ -22,7 +22,11 @@ const FILTER_BATCH = 64;
 /** Each catalog's total weight, computed once: catalogs do not change. */
 const totals = new WeakMap<ReadonlyMap<string, unknown>, number>();
 
-function totalWeight<TTool>(catalog: ReadonlyMap<string, CatalogEntry<TTool>>): number {
+/**
+ * What a catalog's tool definitions weigh together, in estimated tokens (`toolWeight` of each).
+ * @param catalog - tools by id
+ */
+export function catalogWeight<TTool>(catalog: ReadonlyMap<string, CatalogEntry<TTool>>): number {
   let total = totals.get(catalog);
   if (total === undefined) {
     total = 0;
@@ -50,9 +54,9 @@ export async function directTools<TTool>(
   if (!(limit > 0)) return undefined;
   const { staticCatalog, resolvedCatalog } = host;
   if (!host.filtered) {
-    let weight = totalWeight(staticCatalog);
+    let weight = catalogWeight(staticCatalog);
     if (resolvedCatalog) {
-      weight += totalWeight(resolvedCatalog);
+      weight += catalogWeight(resolvedCatalog);
       for (const id of resolvedCatalog.keys()) {
         const shadowed = staticCatalog.get(id);
         if (shadowed) weight -= toolWeight(shadowed.descriptor);

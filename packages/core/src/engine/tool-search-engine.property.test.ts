@@ -1167,7 +1167,12 @@ function expectedLoadForCall(
   id: string,
 ): { runs: boolean; evicted: string[] } {
   const refused = { runs: false, evicted: [] };
-  if (model.lookup(id, resolved) === undefined || !model.allows(id, 'load')) return refused;
+  if (
+    model.lookup(id, resolved) === undefined ||
+    !model.allows(id, 'load') ||
+    !model.allows(id, 'active')
+  )
+    return refused;
   // A pinned tool that is not active is denied by the active filter: loading changes nothing.
   if (model.pinned.includes(id)) return refused;
   let after: ModelEntry[] = [];

@@ -6,6 +6,7 @@ import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore, type StateStats } from '../state/memory-store';
 import { DeferredCatalogs } from './deferred-tools';
+import { catalogWeight } from './direct-tools';
 import {
   decodeEngineSnapshot,
   type EngineSnapshotParts,
@@ -197,6 +198,23 @@ export class ToolSearchEngine<TTool, TContext = unknown> implements SessionEngin
         "ToolSearchEngine: storage must be 'in-memory', 'context' or a LoadedToolsStore",
       );
     }
+  }
+
+  /**
+   * What the catalog's tool definitions weigh together, in estimated tokens (`estimateTokens` of
+   * each `{ name, description, input_schema }`): what `toolSearch: 'auto'` compares with its
+   * threshold before a filter or a request's own tools change the set.
+   */
+  get catalogWeight(): number {
+    return catalogWeight(this.catalog);
+  }
+
+  /**
+   * Whether a request without a filter's refusals and without tools of its own would search:
+   * `false` when `toolSearch` gives the catalog directly (an adapter writes its instructions by it).
+   */
+  get searchesCatalog(): boolean {
+    return this.catalogWeight >= this.options.directBelow;
   }
 
   /**

@@ -78,9 +78,9 @@ export async function callLoadedTool<TTool, TContext>(
 type ActiveEntry<TTool> = HostEntry<TTool> & { id: string };
 
 /**
- * Loads a tool that is not loaded for its call: only a tool of the request that the `load`
- * filter allows, with arguments that match its schema (so a malformed call takes no place in
- * the budget), and then only if it is active (the `active` filter, a budget that kept it).
+ * Loads a tool that is not loaded for its call: only a tool of the request that the filter allows
+ * to load and to run (`load` and `active`), with arguments that match its schema (so a malformed
+ * call takes no place in the budget); it runs if it is active then (a budget that kept it).
  */
 async function loadForCall<TTool, TContext>(
   session: MetaToolHost<TTool, TContext>,
@@ -97,8 +97,13 @@ async function loadForCall<TTool, TContext>(
     session.deny(name, 'execute', 'unknown-tool');
     return refuse(notLoadedMessage(session, name), name);
   }
-  // Reported by the filter's own refusal (`onDenied`, phase 'load').
-  if (!(await session.allows(id, 'load'))) return refuse(notLoadedMessage(session, name), name);
+  // Reported by the filter's own refusal (`onDenied`). A tool that could not run once loaded is
+  // not loaded either: a refused call changes nothing.
+  const [loadable, runnable] = await Promise.all([
+    session.allows(id, 'load'),
+    session.allows(id, 'active'),
+  ]);
+  if (!loadable || !runnable) return refuse(notLoadedMessage(session, name), name);
   const verdict = checkArguments(descriptor, args);
   if (verdict.kind === 'invalid') {
     const entry = session.lookup(id);
