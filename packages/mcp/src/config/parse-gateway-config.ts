@@ -65,6 +65,9 @@ const TOOL_SEARCH_KEYS = new Set([
   'maxLoadedTools',
   'unloadTool',
   'expose',
+  'enabled',
+  'threshold',
+  'definitions',
 ]);
 const EXPOSE_MODES: readonly ExposeMode[] = ['tools', 'proxy'];
 const REDIS_STORAGE_KEYS = new Set(['type', 'url', 'keyPrefix', 'ttl', 'timeout']);
@@ -283,6 +286,15 @@ function readToolSearch(reader: ConfigReader, value: unknown, path: string): Too
       reader.fail(childPath(path, 'expose'), 'must be "tools" or "proxy"');
     config.expose = entry.expose as ExposeMode;
   }
+  if (entry.enabled !== undefined) {
+    if (entry.enabled !== true && entry.enabled !== false && entry.enabled !== 'auto')
+      reader.fail(childPath(path, 'enabled'), 'must be true, false or "auto"');
+    config.enabled = entry.enabled;
+  }
+  if (entry.threshold !== undefined)
+    config.threshold = reader.integer(entry.threshold, childPath(path, 'threshold'), 0);
+  if (entry.definitions !== undefined)
+    config.definitions = reader.integer(entry.definitions, childPath(path, 'definitions'), 0);
   return config;
 }
 

@@ -65,15 +65,16 @@ export function createModernServer(host: ModernServerHost, threadId?: string): S
       threadId: `list:${randomUUID()}`,
       expose: 'proxy',
     });
-    const tools: Tool[] = session.metaTools
+    // Below the `enabled: "auto"` threshold: every tool a request may use, and no meta-tools.
+    const offer = await session.offer();
+    const tools: Tool[] = offer.metaTools
       .map(toMcpDefinition)
       .map((tool) =>
         usesHandles && (STATEFUL.has(tool.name) || (autoLoad && tool.name === 'search_tools'))
           ? withSessionArgument(tool)
           : tool,
       );
-    for (const active of await session.offeredTools())
-      tools.push({ ...active.tool.definition, name: active.id });
+    for (const active of offer.tools) tools.push({ ...active.tool.definition, name: active.id });
     return { tools };
   });
   server.setRequestHandler('tools/call', async (request, context) => {
