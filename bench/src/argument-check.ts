@@ -10,7 +10,11 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Validator } from '@cfworker/json-schema';
-import { type CallToolOutcome, createToolSearchEngine, type ToolDescriptor } from 'tool-search-core';
+import {
+  type CallToolOutcome,
+  createToolSearchEngine,
+  type ToolDescriptor,
+} from 'tool-search-core';
 import { hostileArgumentCases } from 'tool-search-testing/hostile-schemas';
 import { count, markdownTable, ms } from './format';
 
@@ -34,8 +38,14 @@ function parseOptions(argv: readonly string[]): Options {
 /** A proxy engine over one tool (or one per schema), whose `runTool` only counts. */
 function engineFor(tools: Record<string, Record<string, unknown> | undefined>) {
   const engine = createToolSearchEngine<{ schema?: Record<string, unknown> }>({
-    tools: Object.fromEntries(Object.entries(tools).map(([name, schema]) => [name, schema ? { schema } : {}])),
-    describe: (tool, key): ToolDescriptor => ({ id: key, description: key, ...(tool.schema && { inputSchema: tool.schema }) }),
+    tools: Object.fromEntries(
+      Object.entries(tools).map(([name, schema]) => [name, schema ? { schema } : {}]),
+    ),
+    describe: (tool, key): ToolDescriptor => ({
+      id: key,
+      description: key,
+      ...(tool.schema && { inputSchema: tool.schema }),
+    }),
     expose: 'proxy',
     alwaysLoaded: Object.keys(tools),
     runTool: () => 'ran',
@@ -52,7 +62,10 @@ function describeOutcome(outcome: CallToolOutcome): string {
 /** The old check in a worker: cfworker's validator as the core used it (every error, no short-circuit). */
 function oldCheck(caseIndex: number, cap: number): Promise<string> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: caseIndex, execArgv: process.execArgv });
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: caseIndex,
+      execArgv: process.execArgv,
+    });
     const timer = setTimeout(() => {
       void worker.terminate();
       resolve(`> ${count(cap)} (stopped)`);
@@ -99,71 +112,82 @@ async function hostileTable(options: Options): Promise<string> {
     }
     rows.push([hostile.name, before, `${ms(after)} ms, ${describeOutcome(outcome!)}`]);
   }
-  return markdownTable(['hostile form', 'before: @cfworker/json-schema', 'after: session.callTool'], rows);
+  return markdownTable(
+    ['hostile form', 'before: @cfworker/json-schema', 'after: session.callTool'],
+    rows,
+  );
 }
 
-const ORDINARY: { name: string; schema: Record<string, unknown>; args: Record<string, unknown> }[] = [
-  {
-    name: 'weather (3 properties, enum, bounds)',
-    schema: {
-      type: 'object',
-      properties: {
-        city: { type: 'string', description: 'City name' },
-        days: { type: 'integer', minimum: 1, maximum: 10 },
-        unit: { enum: ['celsius', 'fahrenheit'] },
-      },
-      required: ['city'],
-      additionalProperties: false,
-    },
-    args: { city: 'Oslo', days: 3, unit: 'celsius' },
-  },
-  {
-    name: 'email (nested array of objects, format)',
-    schema: {
-      type: 'object',
-      properties: {
-        to: { type: 'array', items: { type: 'string', format: 'email' }, minItems: 1 },
-        subject: { type: 'string', maxLength: 200 },
-        body: { type: 'string' },
-        attachments: {
-          type: 'array',
-          items: { type: 'object', properties: { name: { type: 'string' }, size: { type: 'number' } }, required: ['name'] },
+const ORDINARY: { name: string; schema: Record<string, unknown>; args: Record<string, unknown> }[] =
+  [
+    {
+      name: 'weather (3 properties, enum, bounds)',
+      schema: {
+        type: 'object',
+        properties: {
+          city: { type: 'string', description: 'City name' },
+          days: { type: 'integer', minimum: 1, maximum: 10 },
+          unit: { enum: ['celsius', 'fahrenheit'] },
         },
+        required: ['city'],
+        additionalProperties: false,
       },
-      required: ['to', 'subject'],
+      args: { city: 'Oslo', days: 3, unit: 'celsius' },
     },
-    args: {
-      to: ['ada@example.com', 'alan@example.org'],
-      subject: 'Quarterly numbers',
-      body: 'See the attached files. '.repeat(20),
-      attachments: [{ name: 'q3.pdf', size: 12_000 }, { name: 'q3.xlsx', size: 8_000 }],
-    },
-  },
-  {
-    name: 'zod-style (anyOf null, pattern, date-time, $defs)',
-    schema: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      type: 'object',
-      $defs: { label: { type: 'string', pattern: '^[a-z][a-z0-9-]{0,49}$' } },
-      properties: {
-        repo: { type: 'string', pattern: '^[\\w.-]+/[\\w.-]+$' },
-        title: { type: 'string', minLength: 1 },
-        labels: { type: 'array', items: { $ref: '#/$defs/label' }, uniqueItems: true },
-        due: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
-        assignee: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+    {
+      name: 'email (nested array of objects, format)',
+      schema: {
+        type: 'object',
+        properties: {
+          to: { type: 'array', items: { type: 'string', format: 'email' }, minItems: 1 },
+          subject: { type: 'string', maxLength: 200 },
+          body: { type: 'string' },
+          attachments: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { name: { type: 'string' }, size: { type: 'number' } },
+              required: ['name'],
+            },
+          },
+        },
+        required: ['to', 'subject'],
       },
-      required: ['repo', 'title'],
-      additionalProperties: false,
+      args: {
+        to: ['ada@example.com', 'alan@example.org'],
+        subject: 'Quarterly numbers',
+        body: 'See the attached files. '.repeat(20),
+        attachments: [
+          { name: 'q3.pdf', size: 12_000 },
+          { name: 'q3.xlsx', size: 8_000 },
+        ],
+      },
     },
-    args: {
-      repo: 'acme/widgets',
-      title: 'Crash on start',
-      labels: ['bug', 'p1', 'needs-triage'],
-      due: '2026-12-01T09:00:00Z',
-      assignee: null,
+    {
+      name: 'zod-style (anyOf null, pattern, date-time, $defs)',
+      schema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: { label: { type: 'string', pattern: '^[a-z][a-z0-9-]{0,49}$' } },
+        properties: {
+          repo: { type: 'string', pattern: '^[\\w.-]+/[\\w.-]+$' },
+          title: { type: 'string', minLength: 1 },
+          labels: { type: 'array', items: { $ref: '#/$defs/label' }, uniqueItems: true },
+          due: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
+          assignee: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        },
+        required: ['repo', 'title'],
+        additionalProperties: false,
+      },
+      args: {
+        repo: 'acme/widgets',
+        title: 'Crash on start',
+        labels: ['bug', 'p1', 'needs-triage'],
+        due: '2026-12-01T09:00:00Z',
+        assignee: null,
+      },
     },
-  },
-];
+  ];
 
 async function ordinaryTable(options: Options): Promise<string> {
   const rows: string[][] = [];
@@ -177,7 +201,8 @@ async function ordinaryTable(options: Options): Promise<string> {
     };
     const timeCalls = async (name: string) => {
       const started = performance.now();
-      for (let call = 0; call < options.calls; call++) await session.callTool({ name, arguments: ordinary.args });
+      for (let call = 0; call < options.calls; call++)
+        await session.callTool({ name, arguments: ordinary.args });
       return ((performance.now() - started) * 1000) / options.calls;
     };
     // Warm up, then take turns so a busy machine slows both alike.
@@ -198,7 +223,9 @@ async function ordinaryTable(options: Options): Promise<string> {
 
 if (isMainThread) {
   const options = parseOptions(process.argv.slice(2));
-  console.log(`argument checks (node ${process.version}), hostile forms capped at ${count(options.cap)} ms before:\n`);
+  console.log(
+    `argument checks (node ${process.version}), hostile forms capped at ${count(options.cap)} ms before:\n`,
+  );
   console.log(await hostileTable(options));
   console.log(`\nordinary calls, ${count(options.calls)} checks each, best of 3:\n`);
   console.log(await ordinaryTable(options));

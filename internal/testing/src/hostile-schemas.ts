@@ -67,7 +67,11 @@ export function hostileArgumentCases(): HostileArgumentCase[] {
     },
     {
       name: 'a backtracking patternProperties key, extra keys refused',
-      schema: { type: 'object', patternProperties: { '^(a+)+$': { type: 'string' } }, additionalProperties: false },
+      schema: {
+        type: 'object',
+        patternProperties: { '^(a+)+$': { type: 'string' } },
+        additionalProperties: false,
+      },
       args: { [backtracking]: 'x' },
       expected: 'refused',
       mentions: 'not a parameter',
@@ -129,7 +133,11 @@ export function hostileArgumentCases(): HostileArgumentCase[] {
         $defs: {
           node: {
             anyOf: [
-              { type: 'object', properties: { child: { $ref: '#/$defs/node' } }, required: ['child'] },
+              {
+                type: 'object',
+                properties: { child: { $ref: '#/$defs/node' } },
+                required: ['child'],
+              },
               { type: 'object', properties: { child: { $ref: '#/$defs/node' } }, minProperties: 1 },
             ],
           },
@@ -149,7 +157,9 @@ export function hostileArgumentCases(): HostileArgumentCase[] {
     {
       name: 'arguments nested 10,000 levels deep',
       schema: {
-        $defs: { node: { type: ['object', 'string'], additionalProperties: { $ref: '#/$defs/node' } } },
+        $defs: {
+          node: { type: ['object', 'string'], additionalProperties: { $ref: '#/$defs/node' } },
+        },
         ...objectWith({ tree: { $ref: '#/$defs/node' } }),
       },
       args: { tree: nestedObjects(10_000, 'leaf') },
@@ -182,13 +192,19 @@ export function hostileArgumentCases(): HostileArgumentCase[] {
     },
     {
       name: 'a pattern with a lookahead, the rest valid',
-      schema: objectWith({ password: { type: 'string', pattern: '^(?=.*\\d).{8,}$' }, count: { type: 'integer' } }),
+      schema: objectWith({
+        password: { type: 'string', pattern: '^(?=.*\\d).{8,}$' },
+        count: { type: 'integer' },
+      }),
       args: { password: 'hunter22', count: 2 },
       expected: 'unchecked',
     },
     {
       name: 'a remote $ref in one property, a bad second property',
-      schema: objectWith({ a: { $ref: 'https://example.com/schema.json' }, b: { type: 'integer' } }),
+      schema: objectWith({
+        a: { $ref: 'https://example.com/schema.json' },
+        b: { type: 'integer' },
+      }),
       args: { a: 1, b: 'x' },
       expected: 'refused',
       mentions: 'integer',
@@ -201,14 +217,22 @@ export function hostileArgumentCases(): HostileArgumentCase[] {
     },
     {
       name: 'a reference cycle that reads no deeper',
-      schema: { $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, ...objectWith({ x: { $ref: '#/$defs/a' } }) },
+      schema: {
+        $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } },
+        ...objectWith({ x: { $ref: '#/$defs/a' } }),
+      },
       args: { x: 1 },
       expected: 'unchecked',
     },
     {
       name: '2,000 object enum values against 1,000 object items',
       schema: objectWith({
-        xs: { type: 'array', items: { enum: Array.from({ length: 2_000 }, (_, index) => ({ id: index, tags: ['a', 'b'] })) } },
+        xs: {
+          type: 'array',
+          items: {
+            enum: Array.from({ length: 2_000 }, (_, index) => ({ id: index, tags: ['a', 'b'] })),
+          },
+        },
       }),
       args: { xs: Array.from({ length: 1_000 }, (_, index) => ({ id: -index, tags: ['a', 'b'] })) },
       expected: 'refused',
@@ -218,10 +242,15 @@ export function hostileArgumentCases(): HostileArgumentCase[] {
       schema: {
         type: 'object',
         patternProperties: Object.fromEntries(
-          Array.from({ length: 500 }, (_, index) => [`^p${index}_[a-z]+\\d*$`, { type: 'integer' }]),
+          Array.from({ length: 500 }, (_, index) => [
+            `^p${index}_[a-z]+\\d*$`,
+            { type: 'integer' },
+          ]),
         ),
       },
-      args: Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`key_${index}_${'x'.repeat(20)}`, index])),
+      args: Object.fromEntries(
+        Array.from({ length: 20_000 }, (_, index) => [`key_${index}_${'x'.repeat(20)}`, index]),
+      ),
       expected: 'refused',
       mentions: 'too large or too complex',
     },

@@ -21,7 +21,11 @@ describe("call_tool under hostile schemas and arguments (expose: 'proxy')", () =
       const errors: { operation: string; error: unknown }[] = [];
       const engine = createToolSearchEngine<HostileTool>({
         tools: { hostile_tool: { schema: hostile.schema } },
-        describe: (tool, key) => ({ id: key, description: 'A tool with a hostile schema', inputSchema: tool.schema }),
+        describe: (tool, key) => ({
+          id: key,
+          description: 'A tool with a hostile schema',
+          inputSchema: tool.schema,
+        }),
         expose: 'proxy',
         runTool: (run) => {
           runs.push(run);
@@ -30,7 +34,9 @@ describe("call_tool under hostile schemas and arguments (expose: 'proxy')", () =
         onError: (event) => errors.push(event),
       });
       const session = engine.createSession({ threadId: 'attacker' });
-      await session.metaTools.find((tool) => tool.name === 'load_tool')!.execute({ toolName: 'hostile_tool' });
+      await session.metaTools
+        .find((tool) => tool.name === 'load_tool')!
+        .execute({ toolName: 'hostile_tool' });
       const callTool = session.metaTools.find((tool) => tool.name === 'call_tool')!;
       const output = await callTool.execute({ name: 'hostile_tool', arguments: hostile.args });
 
@@ -46,7 +52,10 @@ describe("call_tool under hostile schemas and arguments (expose: 'proxy')", () =
         expect(runs).toHaveLength(1);
         if (hostile.expected === 'unchecked') {
           expect(errors).toEqual([
-            expect.objectContaining({ operation: 'call_tool.schema', error: expect.any(UncheckedArgumentsError) }),
+            expect.objectContaining({
+              operation: 'call_tool.schema',
+              error: expect.any(UncheckedArgumentsError),
+            }),
           ]);
           expect((errors[0]!.error as Error).message.length).toBeLessThan(MAX_REFUSAL_CHARACTERS);
         } else expect(errors).toEqual([]);

@@ -1,4 +1,4 @@
-import { type SchemaCheckResult, SchemaChecker, type SchemaIssue } from '../schema/schema-checker';
+import { SchemaChecker, type SchemaCheckResult, type SchemaIssue } from '../schema/schema-checker';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 
 /** One way the arguments break the tool's input schema, in words the model can act on. */
@@ -86,7 +86,10 @@ export function checkArguments(
 function toVerdict(descriptor: ToolDescriptor, result: SchemaCheckResult): ArgumentVerdict {
   if (result.kind === 'valid') return { kind: 'valid' };
   if (result.kind === 'unchecked') {
-    return { kind: 'unchecked', error: new UncheckedArgumentsError(descriptor.id, toProblems(result.parts)) };
+    return {
+      kind: 'unchecked',
+      error: new UncheckedArgumentsError(descriptor.id, toProblems(result.parts)),
+    };
   }
   if (result.reason === 'too-costly') {
     return {
@@ -115,7 +118,10 @@ function toProblems(issues: readonly SchemaIssue[]): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
   const seen = new Set<string>();
   for (const issue of issues) {
-    const problem = { path: shortPath(issue.path), message: cut(issue.message, MAX_MESSAGE_LENGTH) };
+    const problem = {
+      path: shortPath(issue.path),
+      message: cut(issue.message, MAX_MESSAGE_LENGTH),
+    };
     const key = `${problem.path}\u0000${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -12,7 +12,8 @@ import { FAILS, HOLDS, type Outcome, type OutcomeBuilder } from './schema-outcom
 /** What a property that no schema allows is told, at the property (as the model has to look there). */
 export const UNEXPECTED_PROPERTY = 'is not a parameter of this tool.';
 
-const name = (key: string): string => JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key);
+const name = (key: string): string =>
+  JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key);
 
 /** Applies the array keywords of `schema` to `items`. */
 export function checkArrayKeywords(
@@ -52,7 +53,8 @@ export function checkArrayKeywords(
     }
   }
   if (context.tracksAnnotations && index > builder.itemsPrefix) builder.itemsPrefix = index;
-  if (Object.hasOwn(schema, 'contains')) checkContains(context, schema, base, items, depth, builder);
+  if (Object.hasOwn(schema, 'contains'))
+    checkContains(context, schema, base, items, depth, builder);
 }
 
 function checkUnique(context: EvaluationContext, items: unknown[], builder: OutcomeBuilder): void {
@@ -77,14 +79,18 @@ function checkContains(
   builder: OutcomeBuilder,
 ): void {
   const min = typeof schema.minContains === 'number' ? schema.minContains : 1;
-  const max = typeof schema.maxContains === 'number' ? schema.maxContains : Number.POSITIVE_INFINITY;
+  const max =
+    typeof schema.maxContains === 'number' ? schema.maxContains : Number.POSITIVE_INFINITY;
   let matched = 0;
   let unknown: Outcome | undefined;
   for (let index = 0; index < items.length; index++) {
     const outcome = context.evaluate(schema.contains, base, items[index], depth + 1);
     if (outcome.status === HOLDS) {
       matched += 1;
-      if (context.tracksAnnotations) (builder.itemSet ??= new Set()).add(index);
+      if (context.tracksAnnotations) {
+        builder.itemSet ??= new Set();
+        builder.itemSet.add(index);
+      }
     } else if (outcome.status !== FAILS) unknown ??= outcome;
   }
   if (matched >= min && matched <= max) return;
@@ -111,10 +117,14 @@ export function checkObjectKeywords(
   const keys = context.keysOf(object);
   const { maxProperties, minProperties, required, properties, patternProperties } = schema;
   if (typeof maxProperties === 'number' && keys.length > maxProperties) {
-    builder.fail(`The object has ${keys.length} properties, more than the maximum of ${maxProperties}.`);
+    builder.fail(
+      `The object has ${keys.length} properties, more than the maximum of ${maxProperties}.`,
+    );
   }
   if (typeof minProperties === 'number' && keys.length < minProperties) {
-    builder.fail(`The object has ${keys.length} properties, fewer than the minimum of ${minProperties}.`);
+    builder.fail(
+      `The object has ${keys.length} properties, fewer than the minimum of ${minProperties}.`,
+    );
   }
   if (Array.isArray(required) && Object.hasOwn(schema, 'required')) {
     context.budget.spend(required.length);
@@ -126,7 +136,10 @@ export function checkObjectKeywords(
   }
   checkDependencies(context, schema, base, object, depth, builder);
   const apply = (childSchema: unknown, key: string) => {
-    if (context.tracksAnnotations) (builder.properties ??= new Set()).add(key);
+    if (context.tracksAnnotations) {
+      builder.properties ??= new Set();
+      builder.properties.add(key);
+    }
     if (childSchema === false) {
       builder.fail(UNEXPECTED_PROPERTY, key);
       return;
@@ -238,7 +251,12 @@ export function checkUnevaluated(
       if (evaluated?.has(key)) continue;
       if (schema.unevaluatedProperties === false) builder.fail(UNEXPECTED_PROPERTY, key);
       else {
-        const outcome = context.evaluate(schema.unevaluatedProperties, base, instance[key], depth + 1);
+        const outcome = context.evaluate(
+          schema.unevaluatedProperties,
+          base,
+          instance[key],
+          depth + 1,
+        );
         builder.add(outcome, key);
       }
     }

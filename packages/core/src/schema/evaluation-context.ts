@@ -1,7 +1,7 @@
+import type { ValueWalk } from './json-values';
 import type { LinearPattern } from './pattern/linear-pattern';
 import type { SchemaDocument } from './schema-document';
 import type { Outcome } from './schema-outcome';
-import type { ValueWalk } from './json-values';
 import type { WorkBudget } from './work-budget';
 
 /** The values of an `enum`, split for lookup: primitives in a set, objects and arrays to compare. */

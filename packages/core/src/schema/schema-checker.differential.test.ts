@@ -11,7 +11,19 @@ import { SchemaChecker } from './schema-checker';
  */
 
 const KEYS = ['a', 'b', 'x1', 'x2', 'c'];
-const PATTERNS = ['^a', 'b$', '^[a-c]+$', '\\d', '^x?y*$', '(ab|ba)', '^.{2}$', '\\bA', '[^a]', '^(a+)+$', '^\\w+@\\w+\\.\\w{2,}$'];
+const PATTERNS = [
+  '^a',
+  'b$',
+  '^[a-c]+$',
+  '\\d',
+  '^x?y*$',
+  '(ab|ba)',
+  '^.{2}$',
+  '\\bA',
+  '[^a]',
+  '^(a+)+$',
+  '^\\w+@\\w+\\.\\w{2,}$',
+];
 const FORMATS = ['date', 'date-time', 'time', 'uuid', 'ipv4', 'json-pointer', 'duration'];
 const STRINGS = [
   '',
@@ -63,17 +75,28 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
 })).value;
 
 const smallNumber = fc.integer({ min: -3, max: 6 });
-const typeName = fc.constantFrom('string', 'number', 'integer', 'boolean', 'null', 'array', 'object');
+const typeName = fc.constantFrom(
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'null',
+  'array',
+  'object',
+);
 
 const schema: fc.Arbitrary<unknown> = fc.letrec<{ schema: unknown }>((tie) => {
   const sub = tie('schema');
-  const some = (arbitrary: fc.Arbitrary<unknown>) => fc.array(arbitrary, { minLength: 1, maxLength: 3 });
+  const some = (arbitrary: fc.Arbitrary<unknown>) =>
+    fc.array(arbitrary, { minLength: 1, maxLength: 3 });
   const properties = fc.dictionary(fc.constantFrom(...KEYS), sub, { maxKeys: 3 });
   return {
     schema: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       fc.constantFrom(true, false, {}),
-      fc.record({ type: fc.oneof(typeName, fc.uniqueArray(typeName, { minLength: 1, maxLength: 3 })) }),
+      fc.record({
+        type: fc.oneof(typeName, fc.uniqueArray(typeName, { minLength: 1, maxLength: 3 })),
+      }),
       fc.record({ enum: fc.array(primitive, { minLength: 1, maxLength: 4 }) }),
       fc.record({ const: value }),
       fc.record(
@@ -115,13 +138,23 @@ const schema: fc.Arbitrary<unknown> = fc.letrec<{ schema: unknown }>((tie) => {
           properties,
           required: fc.uniqueArray(fc.constantFrom(...KEYS), { maxLength: 2 }),
           additionalProperties: sub,
-          patternProperties: fc.dictionary(fc.constantFrom('^x', 'c$', '^[ab]$'), sub, { maxKeys: 2 }),
-          propertyNames: fc.constantFrom({ maxLength: 1 }, { pattern: '^[a-c]' }, { enum: ['a', 'b'] }),
-          minProperties: fc.nat(3),
-          maxProperties: fc.nat(3),
-          dependentRequired: fc.dictionary(fc.constantFrom(...KEYS), fc.uniqueArray(fc.constantFrom(...KEYS), { maxLength: 2 }), {
+          patternProperties: fc.dictionary(fc.constantFrom('^x', 'c$', '^[ab]$'), sub, {
             maxKeys: 2,
           }),
+          propertyNames: fc.constantFrom(
+            { maxLength: 1 },
+            { pattern: '^[a-c]' },
+            { enum: ['a', 'b'] },
+          ),
+          minProperties: fc.nat(3),
+          maxProperties: fc.nat(3),
+          dependentRequired: fc.dictionary(
+            fc.constantFrom(...KEYS),
+            fc.uniqueArray(fc.constantFrom(...KEYS), { maxLength: 2 }),
+            {
+              maxKeys: 2,
+            },
+          ),
           dependentSchemas: fc.dictionary(fc.constantFrom(...KEYS), sub, { maxKeys: 1 }),
         },
         { requiredKeys: [] },
@@ -130,6 +163,7 @@ const schema: fc.Arbitrary<unknown> = fc.letrec<{ schema: unknown }>((tie) => {
       fc.record({ anyOf: some(sub) }),
       fc.record({ oneOf: some(sub) }),
       fc.record({ not: sub }),
+      // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here.
       fc.record({ if: sub, then: sub, else: sub }, { requiredKeys: ['if'] }),
       fc.record({ allOf: some(fc.record({ properties })), unevaluatedProperties: sub }),
       fc.record({ prefixItems: some(sub), unevaluatedItems: sub }),

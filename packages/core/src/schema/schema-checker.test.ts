@@ -46,7 +46,11 @@ describe('SchemaChecker', () => {
   });
 
   it('reads draft 4 bounds and the $ref of drafts before 2019-09 alone', () => {
-    const draft4 = { $schema: 'http://json-schema.org/draft-04/schema#', maximum: 5, exclusiveMaximum: true };
+    const draft4 = {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      maximum: 5,
+      exclusiveMaximum: true,
+    };
     expect(check(draft4, 5).kind).toBe('invalid');
     expect(check(draft4, 4.9).kind).toBe('valid');
     const draft7 = {
@@ -82,13 +86,18 @@ describe('SchemaChecker', () => {
 
   it('leaves only the part it cannot check unchecked, and says which', () => {
     const schema = {
-      properties: { remote: { $ref: 'https://example.com/other.json' }, count: { type: 'integer' } },
+      properties: {
+        remote: { $ref: 'https://example.com/other.json' },
+        count: { type: 'integer' },
+      },
     };
     expect(check(schema, { remote: 1, count: 'x' }).kind).toBe('invalid');
     const result = check(schema, { remote: 1, count: 2 });
     expect(result).toMatchObject({
       kind: 'unchecked',
-      parts: [{ path: '/remote', message: expect.stringContaining('https://example.com/other.json') }],
+      parts: [
+        { path: '/remote', message: expect.stringContaining('https://example.com/other.json') },
+      ],
     });
     // An argument the schema part does not reach leaves nothing unchecked.
     expect(check(schema, { count: 2 }).kind).toBe('valid');
@@ -100,11 +109,16 @@ describe('SchemaChecker', () => {
     expect(check({ anyOf: [lookahead, { type: 'string' }] }, 'a').kind).toBe('valid');
     expect(check({ anyOf: [lookahead, { type: 'number' }] }, 'a').kind).toBe('unchecked');
     expect(check({ anyOf: [lookahead, { type: 'number' }] }, true).kind).toBe('invalid');
-    expect(check({ oneOf: [{ type: 'string' }, { type: 'string' }, lookahead] }, 'a').kind).toBe('invalid');
+    expect(check({ oneOf: [{ type: 'string' }, { type: 'string' }, lookahead] }, 'a').kind).toBe(
+      'invalid',
+    );
   });
 
   it('does not call a key "additional" when a pattern it may match cannot be checked', () => {
-    const schema = { patternProperties: { '^(?!x)': { type: 'string' } }, additionalProperties: false };
+    const schema = {
+      patternProperties: { '^(?!x)': { type: 'string' } },
+      additionalProperties: false,
+    };
     expect(check(schema, { a: 'x' }).kind).toBe('unchecked');
     expect(check(schema, {}).kind).toBe('valid');
   });
@@ -117,13 +131,21 @@ describe('SchemaChecker', () => {
     };
     expect(check(schema, { a: 1, b: 'x' }).kind).toBe('valid');
     expect(check(schema, { a: 1, c: 1 }).kind).toBe('invalid');
-    const items = { prefixItems: [{ type: 'integer' }], contains: { type: 'string' }, unevaluatedItems: false };
+    const items = {
+      prefixItems: [{ type: 'integer' }],
+      contains: { type: 'string' },
+      unevaluatedItems: false,
+    };
     expect(check(items, [1, 'a', 'b']).kind).toBe('valid');
     expect(check(items, [1, 'a', 2]).kind).toBe('invalid');
   });
 
   it('treats keys holding undefined as absent, and refuses values JSON cannot hold', () => {
-    const schema = { properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
+    const schema = {
+      properties: { a: { type: 'string' } },
+      required: ['a'],
+      additionalProperties: false,
+    };
     expect(check(schema, { a: 'x', b: undefined }).kind).toBe('valid');
     expect(check(schema, { a: undefined }).kind).toBe('invalid');
     for (const value of [{ a: Number.NaN }, { a: () => 1 }, { a: 1n }, { a: [undefined] }]) {
@@ -132,11 +154,18 @@ describe('SchemaChecker', () => {
   });
 
   it('looks properties up as own keys only', () => {
-    const schema = { properties: { constructor: { type: 'string' }, __proto__: { type: 'string' } } };
-    expect(check(JSON.parse(JSON.stringify(schema)), JSON.parse('{"__proto__": 1}')).kind).toBe('valid');
-    expect(check(JSON.parse('{"properties": {"__proto__": {"type": "string"}}}'), JSON.parse('{"__proto__": 1}')).kind).toBe(
-      'invalid',
+    const schema = {
+      properties: { constructor: { type: 'string' }, __proto__: { type: 'string' } },
+    };
+    expect(check(JSON.parse(JSON.stringify(schema)), JSON.parse('{"__proto__": 1}')).kind).toBe(
+      'valid',
     );
+    expect(
+      check(
+        JSON.parse('{"properties": {"__proto__": {"type": "string"}}}'),
+        JSON.parse('{"__proto__": 1}'),
+      ).kind,
+    ).toBe('invalid');
     expect(check({ required: ['toString'] }, {}).kind).toBe('invalid');
     expect(check({ format: 'constructor' }, 'x').kind).toBe('valid');
   });
@@ -151,14 +180,47 @@ describe('string formats', () => {
   const SAMPLES: Record<string, string[]> = {
     date: ['2024-02-29', '2023-02-29', '2024-04-31', '2024-1-01', '20240101', '2024-12-31'],
     time: ['12:00:00Z', '23:59:60Z', '12:59:60Z', '12:00:00.123+01:00', '24:00:00Z', '12:00:00'],
-    'date-time': ['2024-01-01T10:00:00Z', '2024-01-01t10:00:00z', '2024-01-01T25:00:00Z', '2024-01-01'],
+    'date-time': [
+      '2024-01-01T10:00:00Z',
+      '2024-01-01t10:00:00z',
+      '2024-01-01T25:00:00Z',
+      '2024-01-01',
+    ],
     duration: ['P1D', 'PT1H', 'P1Y2M3DT4H5M6S', 'P2W', 'P', 'PT', 'P1DT', 'P1W2D'],
-    uuid: ['123e4567-e89b-12d3-a456-426614174000', '123e4567e89b12d3a456426614174000', 'g23e4567-e89b-12d3-a456-426614174000'],
+    uuid: [
+      '123e4567-e89b-12d3-a456-426614174000',
+      '123e4567e89b12d3a456426614174000',
+      'g23e4567-e89b-12d3-a456-426614174000',
+    ],
     ipv4: ['192.168.0.1', '256.0.0.1', '1.2.3', '1.2.3.4.5', '0.0.0.0'],
-    ipv6: ['::1', '2001:db8::8a2e:370:7334', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '::ffff:192.0.2.1', '1::2::3', 'g::1'],
+    ipv6: [
+      '::1',
+      '2001:db8::8a2e:370:7334',
+      '1:2:3:4:5:6:7:8',
+      '1:2:3:4:5:6:7:8:9',
+      '::ffff:192.0.2.1',
+      '1::2::3',
+      'g::1',
+    ],
     hostname: ['example.com', 'a-b.c', '-a.com', 'a_b.com', `${'a'.repeat(64)}.com`],
-    email: ['ada@example.com', 'a.b+c@d.e', '.a@b.c', 'a..b@c.d', 'a@b', '"quoted"@example.com', 'no-at-sign'],
-    uri: ['https://example.com/a?b#c', 'urn:isbn:123', 'mailto:a@b.c', '//no-scheme', 'a b:c', 'http://[::1]:80/', 'http://[::1/'],
+    email: [
+      'ada@example.com',
+      'a.b+c@d.e',
+      '.a@b.c',
+      'a..b@c.d',
+      'a@b',
+      '"quoted"@example.com',
+      'no-at-sign',
+    ],
+    uri: [
+      'https://example.com/a?b#c',
+      'urn:isbn:123',
+      'mailto:a@b.c',
+      '//no-scheme',
+      'a b:c',
+      'http://[::1]:80/',
+      'http://[::1/',
+    ],
     'uri-reference': ['../a', '#frag', 'https://x.y', 'a b', '%zz'],
     'uri-template': ['http://example.com/{id}', '{+path}/x', '{unclosed', 'a{b,c*}'],
     'json-pointer': ['', '/a', '/a~1b', '/a~2', 'a'],

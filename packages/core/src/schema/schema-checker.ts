@@ -14,7 +14,11 @@ export interface SchemaIssue {
 export type SchemaCheckResult = { steps: number } & (
   | { kind: 'valid' }
   /** `reason` says why: the value breaks the schema, or was too costly or too deep to check. */
-  | { kind: 'invalid'; reason: 'mismatch' | 'too-costly' | 'too-deep' | 'not-json'; problems: SchemaIssue[] }
+  | {
+      kind: 'invalid';
+      reason: 'mismatch' | 'too-costly' | 'too-deep' | 'not-json';
+      problems: SchemaIssue[];
+    }
   /** Nothing failed, but these parts could not be checked (the schema cannot be, there). */
   | { kind: 'unchecked'; parts: SchemaIssue[] }
 );
@@ -84,12 +88,22 @@ export class SchemaChecker {
       const keys = new KeyIndex(budget);
       const shape = inspectValue(value, keys);
       if (shape !== undefined) return { ...shape, steps: budget.spent };
-      const evaluator = new SchemaEvaluator(this.document, keys, this.caches, this.tracksAnnotations);
+      const evaluator = new SchemaEvaluator(
+        this.document,
+        keys,
+        this.caches,
+        this.tracksAnnotations,
+      );
       const outcome = evaluator.evaluate(this.document.root, this.document.rootBase, value, 0);
       const steps = budget.spent;
       if (outcome.status === HOLDS) return { kind: 'valid', steps };
       if (outcome.status === FAILS) {
-        return { kind: 'invalid', reason: 'mismatch', steps, problems: outcome.errors.map(toIssue) };
+        return {
+          kind: 'invalid',
+          reason: 'mismatch',
+          steps,
+          problems: outcome.errors.map(toIssue),
+        };
       }
       return { kind: 'unchecked', steps, parts: outcome.unknowns.map(toIssue) };
     } catch (error) {
@@ -133,10 +147,12 @@ function inspectValue(
       return notJson(`The number ${item} is not JSON.`);
     }
     if (typeof item !== 'object') return notJson(`A value of type ${typeof item} is not JSON.`);
-    if (depth >= MAX_CHECK_DEPTH) return { kind: 'invalid', reason: 'too-deep', steps: 0, problems: [] };
+    if (depth >= MAX_CHECK_DEPTH)
+      return { kind: 'invalid', reason: 'too-deep', steps: 0, problems: [] };
     if (Array.isArray(item)) {
       for (let index = 0; index < item.length; index++) {
-        if (item[index] === undefined) return notJson('An array holds a value that is not JSON (undefined).');
+        if (item[index] === undefined)
+          return notJson('An array holds a value that is not JSON (undefined).');
         values.push(item[index]);
         depths.push(depth + 1);
       }

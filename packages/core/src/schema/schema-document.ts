@@ -98,7 +98,8 @@ export function readSchemaDocument(root: unknown): SchemaDocument {
   while (pending.length > 0) {
     const [schema, outerBase] = pending.pop()!;
     if (!isJsonObject(schema)) continue;
-    if ((count += 1) > MAX_SCHEMA_NODES) throw new SchemaTooLarge();
+    count += 1;
+    if (count > MAX_SCHEMA_NODES) throw new SchemaTooLarge();
     const base = ownBase(schema, outerBase);
     bases.set(schema, base);
     usesUnevaluated ||=
@@ -106,7 +107,8 @@ export function readSchemaDocument(root: unknown): SchemaDocument {
     if (base !== outerBase || schema === root) resources.set(base, schema);
     const id = schema[idKeyword];
     // Before 2019-09 an anchor is an `$id` that is only a fragment.
-    if (typeof id === 'string' && id.startsWith('#') && id.length > 1) anchors.set(base + id, schema);
+    if (typeof id === 'string' && id.startsWith('#') && id.length > 1)
+      anchors.set(base + id, schema);
     for (const keyword of ['$anchor', '$dynamicAnchor']) {
       const anchor = schema[keyword];
       if (typeof anchor === 'string') anchors.set(`${base}#${anchor}`, schema);

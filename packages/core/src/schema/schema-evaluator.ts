@@ -1,8 +1,4 @@
-import {
-  checkArrayKeywords,
-  checkObjectKeywords,
-  checkUnevaluated,
-} from './container-keywords';
+import { checkArrayKeywords, checkObjectKeywords, checkUnevaluated } from './container-keywords';
 import type { EnumValues, EvaluationContext } from './evaluation-context';
 import { isJsonObject, type JsonObject, type KeyIndex, previewJson } from './json-values';
 import { compilePattern, type LinearPattern, UnsupportedPattern } from './pattern/linear-pattern';
@@ -104,7 +100,12 @@ export class SchemaEvaluator implements EvaluationContext {
    * @param caches - the schema's compiled patterns and `enum` lookups
    * @param tracksAnnotations - whether to keep evaluated properties and items
    */
-  constructor(document: SchemaDocument, keys: KeyIndex, caches: SchemaCaches, tracksAnnotations: boolean) {
+  constructor(
+    document: SchemaDocument,
+    keys: KeyIndex,
+    caches: SchemaCaches,
+    tracksAnnotations: boolean,
+  ) {
     this.document = document;
     this.keys = keys;
     this.budget = keys.budget;
@@ -116,7 +117,8 @@ export class SchemaEvaluator implements EvaluationContext {
     this.budget.spend(EVALUATION_STEPS);
     if (schema === true) return VALID;
     if (schema === false) return failure('No value is allowed here.');
-    if (!isJsonObject(schema)) return unknown('A part of the schema is neither an object nor a boolean.');
+    if (!isJsonObject(schema))
+      return unknown('A part of the schema is neither an object nor a boolean.');
     if (++this.nested > MAX_NESTED_EVALUATIONS) throw new EvaluationTooDeep();
     try {
       return this.evaluateObject(schema, this.shapeOf(schema, base), instance, depth);
@@ -180,7 +182,12 @@ export class SchemaEvaluator implements EvaluationContext {
     return shape;
   }
 
-  private evaluateObject(schema: JsonObject, shape: SchemaShape, instance: unknown, depth: number): Outcome {
+  private evaluateObject(
+    schema: JsonObject,
+    shape: SchemaShape,
+    instance: unknown,
+    depth: number,
+  ): Outcome {
     this.budget.spend(shape.keywords);
     if (shape.keywords === 0) return VALID;
     const base = shape.base;
@@ -222,7 +229,12 @@ export class SchemaEvaluator implements EvaluationContext {
     builder.addAnnotations(outcome);
   }
 
-  private evaluateRemembered(schema: unknown, base: string, instance: unknown, depth: number): Outcome {
+  private evaluateRemembered(
+    schema: unknown,
+    base: string,
+    instance: unknown,
+    depth: number,
+  ): Outcome {
     if (!isJsonObject(schema)) return this.evaluate(schema, base, instance, depth);
     let forSchema = this.memo.get(schema);
     if (forSchema === undefined) {
@@ -278,7 +290,11 @@ export class SchemaEvaluator implements EvaluationContext {
     if (Object.hasOwn(schema, 'if')) this.applyCondition(schema, run, builder);
   }
 
-  private applyAnyOf(branches: unknown[], run: (schema: unknown) => Outcome, builder: OutcomeBuilder): void {
+  private applyAnyOf(
+    branches: unknown[],
+    run: (schema: unknown) => Outcome,
+    builder: OutcomeBuilder,
+  ): void {
     const outcomes: Outcome[] = [];
     let holds = false;
     for (const branch of branches) {
@@ -301,12 +317,18 @@ export class SchemaEvaluator implements EvaluationContext {
     for (const outcome of outcomes) builder.add(outcome);
   }
 
-  private applyOneOf(branches: unknown[], run: (schema: unknown) => Outcome, builder: OutcomeBuilder): void {
+  private applyOneOf(
+    branches: unknown[],
+    run: (schema: unknown) => Outcome,
+    builder: OutcomeBuilder,
+  ): void {
     const outcomes = branches.map(run);
     const holding = outcomes.filter((outcome) => outcome.status === HOLDS);
     const unknownBranch = outcomes.find((outcome) => outcome.status === UNKNOWN);
     if (holding.length > 1) {
-      builder.fail(`The value matches ${holding.length} of the forms allowed here, and may match only one ("oneOf").`);
+      builder.fail(
+        `The value matches ${holding.length} of the forms allowed here, and may match only one ("oneOf").`,
+      );
     } else if (unknownBranch) builder.add(unknownBranch);
     else if (holding.length === 1) builder.addAnnotations(holding[0]!);
     else {
@@ -315,7 +337,11 @@ export class SchemaEvaluator implements EvaluationContext {
     }
   }
 
-  private applyCondition(schema: JsonObject, run: (schema: unknown) => Outcome, builder: OutcomeBuilder): void {
+  private applyCondition(
+    schema: JsonObject,
+    run: (schema: unknown) => Outcome,
+    builder: OutcomeBuilder,
+  ): void {
     const condition = run(schema.if);
     if (condition.status === UNKNOWN) {
       builder.add(condition);

@@ -66,7 +66,8 @@ export class OutcomeBuilder {
   /** Records a problem, at the value or at one of its children (`segment`). */
   fail(message: string, segment?: string): void {
     this.status = FAILS;
-    const errors = (this.errors ??= []);
+    this.errors ??= [];
+    const errors = this.errors;
     if (errors.length < MAX_ISSUES) {
       errors.push({ path: segment === undefined ? null : { segment, rest: null }, message });
     }
@@ -75,9 +76,13 @@ export class OutcomeBuilder {
   /** Records a part that could not be checked. */
   unknown(reason: string, segment?: string): void {
     if (this.status === HOLDS) this.status = UNKNOWN;
-    const unknowns = (this.unknowns ??= []);
+    this.unknowns ??= [];
+    const unknowns = this.unknowns;
     if (unknowns.length < MAX_ISSUES) {
-      unknowns.push({ path: segment === undefined ? null : { segment, rest: null }, message: reason });
+      unknowns.push({
+        path: segment === undefined ? null : { segment, rest: null },
+        message: reason,
+      });
     }
   }
 
@@ -88,19 +93,22 @@ export class OutcomeBuilder {
   add(outcome: Outcome, segment?: string): void {
     if (outcome.status > this.status) this.status = outcome.status;
     if (outcome.errors.length > 0) this.errors = append(this.errors, outcome.errors, segment);
-    if (outcome.unknowns.length > 0) this.unknowns = append(this.unknowns, outcome.unknowns, segment);
+    if (outcome.unknowns.length > 0)
+      this.unknowns = append(this.unknowns, outcome.unknowns, segment);
   }
 
   /** Takes in the annotations of an in-place subschema that holds (`allOf`, `$ref`, ...). */
   addAnnotations(outcome: Outcome): void {
     if (outcome.status === FAILS) return;
     if (outcome.properties !== null) {
-      const properties = (this.properties ??= new Set());
+      this.properties ??= new Set();
+      const properties = this.properties;
       for (const name of outcome.properties) properties.add(name);
     }
     if (outcome.itemsPrefix > this.itemsPrefix) this.itemsPrefix = outcome.itemsPrefix;
     if (outcome.itemSet !== null) {
-      const items = (this.itemSet ??= new Set());
+      this.itemSet ??= new Set();
+      const items = this.itemSet;
       for (const index of outcome.itemSet) items.add(index);
     }
   }

@@ -46,7 +46,8 @@ const GRAMMARS = {
   hostLabel: '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$',
   jsonPointer: '^(?:/(?:[^~/]|~[01])*)*$',
   relativeJsonPointer: '^(?:0|[1-9]\\d*)(?:#|(?:/(?:[^~/]|~[01])*)*)$',
-  localPart: "^(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*|\"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*\")$",
+  localPart:
+    '^(?:[A-Za-z0-9!#$%&\'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&\'*+/=?^_`{|}~-]+)*|"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*")$',
 } as const;
 
 /** The grammars, compiled on first use (most tools never use a format). */
@@ -93,7 +94,8 @@ function isTime(value: string, budget: WorkBudget): boolean {
   if (hour > 23 || minute > 59 || second > 60 || offsetHour > 23 || offsetMinute > 59) return false;
   if (second < 60) return true;
   // A leap second is the last second of a UTC day.
-  const utcMinutes = (hour * 60 + minute - offsetSign * (offsetHour * 60 + offsetMinute) + 1440) % 1440;
+  const utcMinutes =
+    (hour * 60 + minute - offsetSign * (offsetHour * 60 + offsetMinute) + 1440) % 1440;
   return utcMinutes === 1439;
 }
 

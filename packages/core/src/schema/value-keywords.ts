@@ -1,3 +1,4 @@
+import type { EvaluationContext } from './evaluation-context';
 import {
   type JsonObject,
   jsonEqual,
@@ -5,7 +6,6 @@ import {
   previewJson,
   STRING_CHARS_PER_STEP,
 } from './json-values';
-import type { EvaluationContext } from './evaluation-context';
 import type { OutcomeBuilder } from './schema-outcome';
 import { FORMAT_CHECKS } from './string-formats';
 
@@ -93,12 +93,16 @@ function checkNumber(
   if (typeof maximum === 'number') {
     // Draft 4: `exclusiveMaximum: true` makes `maximum` exclusive.
     if (exclusiveMaximum === true ? value >= maximum : value > maximum) {
-      builder.fail(`${value} is more than ${exclusiveMaximum === true ? 'or equal to ' : ''}the maximum ${maximum}.`);
+      builder.fail(
+        `${value} is more than ${exclusiveMaximum === true ? 'or equal to ' : ''}the maximum ${maximum}.`,
+      );
     }
   }
   if (typeof minimum === 'number') {
     if (exclusiveMinimum === true ? value <= minimum : value < minimum) {
-      builder.fail(`${value} is less than ${exclusiveMinimum === true ? 'or equal to ' : ''}the minimum ${minimum}.`);
+      builder.fail(
+        `${value} is less than ${exclusiveMinimum === true ? 'or equal to ' : ''}the minimum ${minimum}.`,
+      );
     }
   }
   if (typeof exclusiveMaximum === 'number' && value >= exclusiveMaximum) {
@@ -109,7 +113,8 @@ function checkNumber(
   }
   if (typeof multipleOf === 'number' && multipleOf > 0) {
     context.budget.spend(1);
-    if (!isMultipleOf(value, multipleOf)) builder.fail(`${value} is not a multiple of ${multipleOf}.`);
+    if (!isMultipleOf(value, multipleOf))
+      builder.fail(`${value} is not a multiple of ${multipleOf}.`);
   }
 }
 
@@ -153,12 +158,15 @@ function checkString(
     builder.fail(`The string is ${length} characters long, more than the maximum of ${maxLength}.`);
   }
   if (typeof minLength === 'number' && length < minLength) {
-    builder.fail(`The string is ${length} characters long, fewer than the minimum of ${minLength}.`);
+    builder.fail(
+      `The string is ${length} characters long, fewer than the minimum of ${minLength}.`,
+    );
   }
   if (typeof pattern === 'string' && Object.hasOwn(schema, 'pattern')) {
     const compiled = context.pattern(pattern);
     const quoted = previewJson(pattern, QUOTE_LENGTH);
-    if (typeof compiled === 'string') builder.unknown(`The pattern ${quoted} cannot be checked: ${compiled}.`);
+    if (typeof compiled === 'string')
+      builder.unknown(`The pattern ${quoted} cannot be checked: ${compiled}.`);
     else if (!compiled.test(value, context.budget)) {
       builder.fail(`The string does not match the pattern ${quoted}.`);
     }
@@ -186,4 +194,3 @@ function codePointLength(context: EvaluationContext, value: string): number {
   }
   return length;
 }
-

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { hostileArgumentCases } from 'tool-search-testing/hostile-schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, type HttpGateway, startHttpGateway, temporaryDir, textOf } from '../test-utils/harness';
+import {
+  callTool,
+  type HttpGateway,
+  startHttpGateway,
+  temporaryDir,
+  textOf,
+} from '../test-utils/harness';
 import { TINY_SERVER } from '../test-utils/servers';
 
 /**
@@ -42,7 +48,11 @@ describe('the HTTP gateway under hostile schemas and arguments', () => {
   beforeAll(async () => {
     folder = await temporaryDir();
     const tools = [
-      { name: 'get_weather', description: 'Current weather for a city', inputSchema: { type: 'object' } },
+      {
+        name: 'get_weather',
+        description: 'Current weather for a city',
+        inputSchema: { type: 'object' },
+      },
       ...cases.map((hostile, index) => ({
         name: toolName(index),
         description: `A tool with a hostile schema: ${hostile.name}`,
@@ -52,7 +62,9 @@ describe('the HTTP gateway under hostile schemas and arguments', () => {
     const toolsFile = join(folder.dir, 'tools.json');
     await writeFile(toolsFile, JSON.stringify(tools));
     gateway = await startHttpGateway({
-      servers: { up: { command: process.execPath, args: [TINY_SERVER, '--tools-json', toolsFile] } },
+      servers: {
+        up: { command: process.execPath, args: [TINY_SERVER, '--tools-json', toolsFile] },
+      },
       toolSearch: { expose: 'proxy' },
     });
     attacker = await gateway.connect();
@@ -88,7 +100,10 @@ describe('the HTTP gateway under hostile schemas and arguments', () => {
 
   for (const [index, hostile] of cases.entries()) {
     it(`answers ${hostile.expected === 'refused' ? 'with a refusal' : 'by running the call'} and keeps other sessions answering: ${hostile.name}`, async () => {
-      const call = callTool(attacker, 'call_tool', { name: `up__${toolName(index)}`, arguments: hostile.args });
+      const call = callTool(attacker, 'call_tool', {
+        name: `up__${toolName(index)}`,
+        arguments: hostile.args,
+      });
       const slowest = await slowestSearchDuring(call);
       expect(slowest).toBeLessThan(BYSTANDER_BOUND_MS);
       const text = textOf(await call);

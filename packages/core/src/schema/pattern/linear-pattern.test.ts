@@ -63,7 +63,8 @@ describe('compilePattern', () => {
       ['a{1001}', /1000/],
       ['(?:(?:a{1000}){1000})', new RegExp(`${MAX_PROGRAM_SIZE}`)],
     ];
-    for (const [source, reason] of refused) expect(() => compilePattern(source), source).toThrow(reason);
+    for (const [source, reason] of refused)
+      expect(() => compilePattern(source), source).toThrow(reason);
   });
 
   it('answers a backtracking pattern in steps linear in the text', () => {
@@ -86,19 +87,37 @@ describe('compilePattern', () => {
   });
 
   it('agrees with the runtime on random patterns and texts', () => {
-    const atom = fc.constantFrom('a', 'b', '.', '[ab]', '[^a]', '\\d', '\\w', '\\s', '(?:ab)', '(a|b)', 'x');
+    const atom = fc.constantFrom(
+      'a',
+      'b',
+      '.',
+      '[ab]',
+      '[^a]',
+      '\\d',
+      '\\w',
+      '\\s',
+      '(?:ab)',
+      '(a|b)',
+      'x',
+    );
     const quantifier = fc.constantFrom('', '*', '+', '?', '{2}', '{1,2}', '{0,}', '*?');
     const term = fc.tuple(atom, quantifier).map(([a, q]) => a + q);
     const branch = fc.array(term, { minLength: 0, maxLength: 4 }).map((terms) => terms.join(''));
     const pattern = fc
       .tuple(fc.boolean(), fc.array(branch, { minLength: 1, maxLength: 3 }), fc.boolean())
-      .map(([start, branches, end]) => `${start ? '^' : ''}(?:${branches.join('|')})${end ? '$' : ''}`);
-    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'x', '1', ' ', '\n', 'é'), maxLength: 10 });
+      .map(
+        ([start, branches, end]) => `${start ? '^' : ''}(?:${branches.join('|')})${end ? '$' : ''}`,
+      );
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'b', 'x', '1', ' ', '\n', 'é'),
+      maxLength: 10,
+    });
     fc.assert(
       fc.property(pattern, fc.array(text, { minLength: 1, maxLength: 5 }), (source, texts) => {
         const compiled = compilePattern(source);
         const native = new RegExp(source, 'u');
-        for (const candidate of texts) expect(compiled.test(candidate, budget())).toBe(native.test(candidate));
+        for (const candidate of texts)
+          expect(compiled.test(candidate, budget())).toBe(native.test(candidate));
       }),
       propertyRuns('linear pattern against RegExp', 500),
     );

@@ -238,7 +238,16 @@ class PikeMatcher implements LinearPattern {
       // A thread starts at every position, as the search is unanchored; a pattern that starts
       // with `^` can only start at the first.
       if (position === 0 || !this.anchored) {
-        currentLength = this.follow(0, current, currentLength, marks, generation, stack, previous, codePoint);
+        currentLength = this.follow(
+          0,
+          current,
+          currentLength,
+          marks,
+          generation,
+          stack,
+          previous,
+          codePoint,
+        );
         if (currentLength < 0) return true;
       }
       budget.spend(currentLength + 1);
@@ -255,7 +264,16 @@ class PikeMatcher implements LinearPattern {
             ? this.first[pc] === codePoint
             : this.sets[this.first[pc]!]!.has(codePoint);
         if (!accepts) continue;
-        nextLength = this.follow(pc + 1, next, nextLength, marks, generation, stack, codePoint, following);
+        nextLength = this.follow(
+          pc + 1,
+          next,
+          nextLength,
+          marks,
+          generation,
+          stack,
+          codePoint,
+          following,
+        );
         if (nextLength < 0) return true;
       }
       [current, next] = [next, current];

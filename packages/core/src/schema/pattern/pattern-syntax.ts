@@ -100,7 +100,8 @@ class PatternParser {
       const counted = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.position));
       if (!counted) return atom;
       min = Number(counted[1]);
-      max = counted[2] === undefined ? min : counted[3] ? Number(counted[3]) : Number.POSITIVE_INFINITY;
+      max =
+        counted[2] === undefined ? min : counted[3] ? Number(counted[3]) : Number.POSITIVE_INFINITY;
       if (min > MAX_REPEAT_COUNT || (Number.isFinite(max) && max > MAX_REPEAT_COUNT)) {
         throw new UnsupportedPattern(`a repetition count above ${MAX_REPEAT_COUNT}`);
       }
@@ -137,7 +138,11 @@ class PatternParser {
     if (source[this.position] === '?') {
       const next = source[this.position + 1];
       if (next === ':') this.position += 2;
-      else if (next === '<' && source[this.position + 2] !== '=' && source[this.position + 2] !== '!') {
+      else if (
+        next === '<' &&
+        source[this.position + 2] !== '=' &&
+        source[this.position + 2] !== '!'
+      ) {
         // A named group: the name is well-formed (the runtime parsed it), so it ends at '>'.
         this.position = source.indexOf('>', this.position) + 1;
       } else if (next === '=' || next === '!' || next === '<') {
@@ -171,10 +176,13 @@ class PatternParser {
       throw new UnsupportedPattern('a backreference');
     }
     if (CLASS_ESCAPES.has(letter)) {
-      const end = letter === 'p' || letter === 'P' ? source.indexOf('}', this.position) + 1 : this.position + 2;
-      const escape = source.slice(this.position, end);
+      const end =
+        letter === 'p' || letter === 'P'
+          ? source.indexOf('}', this.position) + 1
+          : this.position + 2;
+      const classEscape = source.slice(this.position, end);
       this.position = end;
-      return { kind: 'char', set: runtimeClass(`[${escape}]`) };
+      return { kind: 'char', set: runtimeClass(`[${classEscape}]`) };
     }
     return { kind: 'literal', codePoint: this.escapedCodePoint() };
   }
