@@ -1,9 +1,10 @@
+import { checkCombinators } from './combinator-keywords';
 import { checkArrayKeywords, checkObjectKeywords, checkUnevaluated } from './container-keywords';
 import type { EnumValues, EvaluationContext } from './evaluation-context';
 import { isJsonObject, type JsonObject, type KeyIndex, previewJson } from './json-values';
 import { compilePattern, type LinearPattern, UnsupportedPattern } from './pattern/linear-pattern';
 import type { SchemaDocument } from './schema-document';
-import { FAILS, HOLDS, type Outcome, OutcomeBuilder, UNKNOWN, VALID } from './schema-outcome';
+import { FAILS, type Outcome, OutcomeBuilder, UNKNOWN, VALID } from './schema-outcome';
 import { checkValueKeywords } from './value-keywords';
 import type { WorkBudget } from './work-budget';
 
@@ -207,7 +208,7 @@ export class SchemaEvaluator implements EvaluationContext {
     } else if (shape.objects && isJsonObject(instance)) {
       checkObjectKeywords(this, schema, base, instance, depth, builder);
     }
-    if (shape.combinators) this.applyCombinators(schema, base, instance, depth, builder);
+    if (shape.combinators) checkCombinators(this, schema, base, instance, depth, builder);
     if (this.tracksAnnotations) checkUnevaluated(this, schema, base, instance, depth, builder);
     return builder.build();
   }
@@ -256,103 +257,6 @@ export class SchemaEvaluator implements EvaluationContext {
       forSchema.delete(instance);
       throw error;
     }
-  }
-
-  private applyCombinators(
-    schema: JsonObject,
-    base: string,
-    instance: unknown,
-    depth: number,
-    builder: OutcomeBuilder,
-  ): void {
-    const subschemas = (keyword: string): unknown[] | undefined => {
-      const value = schema[keyword];
-      return Object.hasOwn(schema, keyword) && Array.isArray(value) ? value : undefined;
-    };
-    const run = (subschema: unknown) => this.evaluate(subschema, base, instance, depth);
-    const allOf = subschemas('allOf');
-    if (allOf) {
-      for (const subschema of allOf) {
-        const outcome = run(subschema);
-        builder.add(outcome);
-        builder.addAnnotations(outcome);
-      }
-    }
-    const anyOf = subschemas('anyOf');
-    if (anyOf) this.applyAnyOf(anyOf, run, builder);
-    const oneOf = subschemas('oneOf');
-    if (oneOf) this.applyOneOf(oneOf, run, builder);
-    if (Object.hasOwn(schema, 'not')) {
-      const outcome = run(schema.not);
-      if (outcome.status === HOLDS) builder.fail('The value has a form it must not have ("not").');
-      else if (outcome.status === UNKNOWN) builder.add(outcome);
-    }
-    if (Object.hasOwn(schema, 'if')) this.applyCondition(schema, run, builder);
-  }
-
-  private applyAnyOf(
-    branches: unknown[],
-    run: (schema: unknown) => Outcome,
-    builder: OutcomeBuilder,
-  ): void {
-    const outcomes: Outcome[] = [];
-    let holds = false;
-    for (const branch of branches) {
-      const outcome = run(branch);
-      outcomes.push(outcome);
-      if (outcome.status === HOLDS) {
-        holds = true;
-        builder.addAnnotations(outcome);
-        // Every branch's annotations count, so without them the first that holds is enough.
-        if (!this.tracksAnnotations) break;
-      }
-    }
-    if (holds) return;
-    const unknownBranch = outcomes.find((outcome) => outcome.status === UNKNOWN);
-    if (unknownBranch) {
-      builder.add(unknownBranch);
-      return;
-    }
-    builder.fail('The value matches none of the forms allowed here ("anyOf").');
-    for (const outcome of outcomes) builder.add(outcome);
-  }
-
-  private applyOneOf(
-    branches: unknown[],
-    run: (schema: unknown) => Outcome,
-    builder: OutcomeBuilder,
-  ): void {
-    const outcomes = branches.map(run);
-    const holding = outcomes.filter((outcome) => outcome.status === HOLDS);
-    const unknownBranch = outcomes.find((outcome) => outcome.status === UNKNOWN);
-    if (holding.length > 1) {
-      builder.fail(
-        `The value matches ${holding.length} of the forms allowed here, and may match only one ("oneOf").`,
-      );
-    } else if (unknownBranch) builder.add(unknownBranch);
-    else if (holding.length === 1) builder.addAnnotations(holding[0]!);
-    else {
-      builder.fail('The value matches none of the forms allowed here ("oneOf").');
-      for (const outcome of outcomes) builder.add(outcome);
-    }
-  }
-
-  private applyCondition(
-    schema: JsonObject,
-    run: (schema: unknown) => Outcome,
-    builder: OutcomeBuilder,
-  ): void {
-    const condition = run(schema.if);
-    if (condition.status === UNKNOWN) {
-      builder.add(condition);
-      return;
-    }
-    builder.addAnnotations(condition);
-    const branch = condition.status === HOLDS ? 'then' : 'else';
-    if (!Object.hasOwn(schema, branch)) return;
-    const outcome = run(schema[branch]);
-    builder.add(outcome);
-    builder.addAnnotations(outcome);
   }
 }
 
