@@ -248,3 +248,16 @@ describe('string formats', () => {
     }
   });
 });
+
+describe('SchemaChecker on a schema that contains itself', () => {
+  it('reads it once and checks values as deep as they go', () => {
+    const schema: Record<string, unknown> = { type: 'object' };
+    schema.properties = { child: schema, count: { type: 'integer' } };
+    const checker = new SchemaChecker(schema);
+    expect(checker.check({ child: { child: { count: 1 } } }).kind).toBe('valid');
+    expect(checker.check({ child: { child: { count: 'x' } } })).toMatchObject({
+      kind: 'invalid',
+      problems: [{ path: '/child/child/count' }],
+    });
+  });
+});

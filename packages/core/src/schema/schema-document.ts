@@ -97,7 +97,8 @@ export function readSchemaDocument(root: unknown): SchemaDocument {
   let usesUnevaluated = false;
   while (pending.length > 0) {
     const [schema, outerBase] = pending.pop()!;
-    if (!isJsonObject(schema)) continue;
+    // An object seen before is not read again: a schema built in code may contain itself.
+    if (!isJsonObject(schema) || bases.has(schema)) continue;
     count += 1;
     if (count > MAX_SCHEMA_NODES) throw new SchemaTooLarge();
     const base = ownBase(schema, outerBase);
