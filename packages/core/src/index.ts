@@ -57,7 +57,8 @@ export {
   META_TOOL_NAMES,
   RESERVED_TOOL_NAMES,
 } from './engine/types';
-export type { ArgumentProblem } from './meta-tools/argument-check';
+export type { ArgumentProblem, ArgumentRefusalReason } from './meta-tools/argument-check';
+export { UncheckedArgumentsError } from './meta-tools/argument-check';
 export { echoName, echoQuery, MAX_ECHOED_NAME } from './meta-tools/echo-name';
 export type { HostEntry, MetaToolHost, MetaToolSettings } from './meta-tools/meta-tool-host';
 export type {

@@ -202,6 +202,7 @@ describe("expose: 'proxy'", () => {
     expect(refused.success).toBe(false);
     expect(refused.tools).toBeUndefined();
     expect(refused.message).toContain('load_tool');
+    expect(JSON.stringify(refused).length).toBeLessThan(4_000);
     expect(runs).toEqual([]);
   });
 

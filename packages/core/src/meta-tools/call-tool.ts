@@ -1,4 +1,9 @@
-import { type ArgumentProblem, type ArgumentVerdict, checkArguments } from './argument-check';
+import {
+  type ArgumentProblem,
+  type ArgumentRefusalReason,
+  type ArgumentVerdict,
+  checkArguments,
+} from './argument-check';
 import { echoName } from './echo-name';
 import { inputProblem } from './input-problem';
 import { loadNames } from './load-names';
@@ -54,7 +59,7 @@ export async function callLoadedTool<TTool, TContext>(
   }
   const { descriptor } = active;
   verdict ??= checkArguments(descriptor, args);
-  if (verdict.kind === 'invalid') return invalidArguments(session, active, verdict.problems, false);
+  if (verdict.kind === 'invalid') return invalidArguments(session, active, verdict, false);
   if (verdict.kind === 'unchecked') {
     session.emit('onError', {
       threadId: session.threadId,
@@ -110,7 +115,7 @@ async function loadForCall<TTool, TContext>(
     return invalidArguments(
       session,
       { id, key: entry?.key ?? id, tool: entry?.tool as TTool, descriptor },
-      verdict.problems,
+      verdict,
       true,
     );
   }
@@ -132,15 +137,17 @@ async function loadForCall<TTool, TContext>(
 }
 
 /**
- * The refusal of arguments that break the tool's schema: each problem, and the tool's definition
- * when the model had not loaded it (it may never have seen the schema).
+ * The refusal of arguments that break the tool's schema, or that could not be checked within the
+ * check's bounds: each problem, and the tool's definition when the model had not loaded it (it
+ * may never have seen the schema).
  */
 function invalidArguments<TTool, TContext>(
   session: MetaToolHost<TTool, TContext>,
   entry: ActiveEntry<TTool>,
-  problems: readonly ArgumentProblem[],
+  verdict: { problems: readonly ArgumentProblem[]; reason: ArgumentRefusalReason },
   withDefinition: boolean,
 ): Extract<CallToolOutcome, { status: 'refused' }> {
+  const { problems } = verdict;
   const id = entry.descriptor.id;
   const where = problems
     .map(({ path, message }) => `at arguments${path}: ${message.replace(/\.$/, '')}`)
@@ -155,7 +162,10 @@ function invalidArguments<TTool, TContext>(
     status: 'refused',
     output: {
       success: false,
-      message: `The arguments of "${id}" do not match its input schema, so it was not run: ${where}. Fix the arguments and call it again.${schemaNote}`,
+      message:
+        verdict.reason === 'mismatch'
+          ? `The arguments of "${id}" do not match its input schema, so it was not run: ${where}. Fix the arguments and call it again.${schemaNote}`
+          : `The arguments of "${id}" could not be checked against its input schema, so it was not run: ${where}.${schemaNote}`,
       toolName: id,
       errors: [...problems],
       ...(tools.length > 0 && { tools }),
