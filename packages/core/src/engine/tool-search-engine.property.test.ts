@@ -365,11 +365,19 @@ class Model {
     return slot.entries.map((entry) => ({ ...entry }));
   }
 
-  /** The store's atomic change: read (an expired thread starts empty), change, write. */
+  /**
+   * The store's atomic change: read (an expired thread starts empty), change, write. A change
+   * that changes nothing writes nothing: it makes no thread, and a live one only counts as read.
+   */
   storeChange(thread: string, change: (entries: ModelEntry[]) => ModelChange): ModelChange {
     const slot = this.slots.get(thread);
-    const entries = slot && !this.#expired(slot) ? slot.entries.map((entry) => ({ ...entry })) : [];
+    const live = slot !== undefined && !this.#expired(slot);
+    const entries = live ? slot.entries.map((entry) => ({ ...entry })) : [];
     const result = change(entries);
+    if (sameModelEntries(entries, live ? slot.entries : [])) {
+      this.storeGet(thread);
+      return result;
+    }
     this.slots.delete(thread);
     this.slots.set(thread, { entries, accessedAt: this.clock });
     while (this.slots.size > this.maxThreads) this.slots.delete(this.slots.keys().next().value!);
@@ -1587,3 +1595,14 @@ describe('ToolSearchEngine under random use', () => {
     for (const [config, commands] of FOUND_SEQUENCES) await runSequence(config, commands);
   });
 });
+
+/** Whether two entry lists hold the same ids, used at the same times, in the same order. */
+function sameModelEntries(left: readonly ModelEntry[], right: readonly ModelEntry[]): boolean {
+  return (
+    left.length === right.length &&
+    left.every(
+      (entry, position) =>
+        entry.id === right[position]!.id && entry.usedAt === right[position]!.usedAt,
+    )
+  );
+}

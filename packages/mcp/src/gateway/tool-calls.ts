@@ -30,8 +30,8 @@ export interface ToolCallsHost {
 
 /** One `tools/call` as a session hands it over. */
 export interface ToolCallRequest {
-  /** The thread whose loaded tools the call may use. */
-  threadId: string;
+  /** The thread whose loaded tools the call may use; none: only pinned ones, and nothing is kept. */
+  threadId: string | undefined;
   name: string;
   args: Record<string, unknown> | undefined;
   /** How this session's client sees loaded tools. */

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { isHttpUpstream, type UpstreamConfig } from '../config/gateway-config';
+import { variableRedactor } from '../config/variable-values';
 import { MAX_LIST_PAGES, readToolList } from './read-tool-list';
 import type { StartLimiter } from './start-limiter';
 
@@ -99,9 +100,14 @@ export class UpstreamConnection {
   #transportError: string | undefined;
   /** Set by `close()`: a start still queued then does not run. */
   #closed = false;
+  readonly #redact: (text: string) => string;
 
   constructor(options: UpstreamConnectionOptions) {
-    this.#options = options;
+    // Every line and error about this server shows `${NAME}` where a config variable's value
+    // would be: a server's error page, a URL with credentials or its own stderr may carry one.
+    const redact = variableRedactor(options.config);
+    this.#redact = redact;
+    this.#options = { ...options, log: (message) => options.log(redact(message)) };
     this.name = options.name;
     this.config = options.config;
   }
@@ -209,7 +215,7 @@ export class UpstreamConnection {
         this.#fail(`${toolName} failed: ${describeError(error)}`, { backoff: false });
         await this.#stop();
       }
-      throw new UpstreamError(this.name, this.lastError ?? describeError(error));
+      throw new UpstreamError(this.name, this.lastError ?? this.#redact(describeError(error)));
     }
   }
 
@@ -267,7 +273,7 @@ export class UpstreamConnection {
         // gateway's start must not wait for that.
         void this.#stop();
       }
-      throw new UpstreamError(this.name, this.lastError ?? describeError(error));
+      throw new UpstreamError(this.name, this.lastError ?? this.#redact(describeError(error)));
     } finally {
       clearTimeout(timer);
     }
@@ -327,7 +333,7 @@ export class UpstreamConnection {
   /** Marks the upstream down; a failed start (`backoff`) also delays the next attempt. */
   #fail(reason: string, options: { backoff: boolean } = { backoff: true }): void {
     this.status = 'failed';
-    this.lastError = reason;
+    this.lastError = this.#redact(reason);
     if (options.backoff) {
       this.#failures++;
       const { initial, max } = this.#options.restartBackoff;
