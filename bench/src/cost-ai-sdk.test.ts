@@ -4,7 +4,7 @@ import { type PlanStep, planConversation } from './cost-plan';
 import { prefixChange } from './cost-pricing';
 import { ConversationRecorder } from './cost-recorder';
 import { BlockTokenizer } from './cost-request';
-import type { CostRow } from './cost-row';
+import { type CostRow, PROXY_OPTIONS, TOOLS_OPTIONS } from './cost-row';
 import { ScriptedConversation } from './cost-script';
 import type { DataSet } from './data';
 
@@ -32,6 +32,11 @@ const DATA: DataSet = {
     { query: 'book a meeting room', relevant: ['book_meeting'] },
   ],
 };
+
+const [toolsRow, proxyRow] = aiSdkRows([
+  { key: 'ai-sdk-tools', label: 'tools', options: TOOLS_OPTIONS },
+  { key: 'ai-sdk-proxy', label: 'proxy', options: PROXY_OPTIONS },
+]) as [CostRow, CostRow];
 
 async function play(row: CostRow) {
   const plan = planConversation(14, 2) as PlanStep[];
@@ -62,7 +67,7 @@ describe('bench:cost through the AI SDK', () => {
   });
 
   it("changes the tools at each load with expose: 'tools'", async () => {
-    const { conversation, steps, changes } = await play(aiSdkRows[0]!);
+    const { conversation, steps, changes } = await play(toolsRow);
     expect(steps).toHaveLength(14);
     expect(conversation.tally).toMatchObject({ loads: 2, missedLoads: 0, calls: 5 });
     expect(changes.filter((change) => change === 'tools')).toHaveLength(2);
@@ -70,7 +75,7 @@ describe('bench:cost through the AI SDK', () => {
   });
 
   it("keeps every request a prefix of the next with expose: 'proxy'", async () => {
-    const { conversation, steps, changes } = await play(aiSdkRows[1]!);
+    const { conversation, steps, changes } = await play(proxyRow);
     expect(conversation.unsupported).toBe(false);
     expect(steps).toHaveLength(14);
     expect(conversation.tally).toMatchObject({ loads: 2, missedLoads: 0, calls: 5 });
