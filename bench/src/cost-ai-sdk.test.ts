@@ -81,4 +81,22 @@ describe('bench:cost through the AI SDK', () => {
     expect(conversation.tally).toMatchObject({ loads: 2, missedLoads: 0, calls: 5 });
     expect(changes.every((change) => change === 'extends')).toBe(true);
   });
+
+  it('calls a tool found with its definition in the request after the search (two requests a use)', async () => {
+    // The engine's autoLoad under 'proxy' answers a search with the definitions of what it
+    // found and loads them, as issue 31's search.definitions will: call_tool can run them next.
+    const [autoLoad] = aiSdkRows([
+      {
+        key: 'ai-sdk-proxy-autoload',
+        label: 'autoLoad',
+        options: { ...PROXY_OPTIONS, search: { topK: 5, autoLoad: true } as never },
+      },
+    ]);
+    const { conversation, steps, changes } = await play(autoLoad!);
+    expect(conversation.tally).toMatchObject({ loads: 2, definitionCalls: 2, missedLoads: 0 });
+    expect(conversation.requestsPerToolUse).toBe(2);
+    // Two fewer requests than with load_tool, and the prefix still never breaks.
+    expect(steps).toHaveLength(12);
+    expect(changes.every((change) => change === 'extends')).toBe(true);
+  });
 });
