@@ -25,7 +25,7 @@ for (const file of files) {
     const descriptor = {
       id: tool.id,
       description: tool.description,
-      inputSchema: tool.inputSchema,
+      ...(tool.inputSchema !== undefined && { inputSchema: tool.inputSchema }),
     };
     const estimate = toolWeight(descriptor);
     const tokens = encode(
