@@ -68,7 +68,7 @@ export interface ToolSearchOptions<TContext = unknown>
   expose?: 'tools' | 'proxy';
   /**
    * Tool search, or every tool given directly. `'auto'`: while the tools a call may use (those the
-   * filter allows) weigh less than the core's `DEFAULT_TOOL_SEARCH_THRESHOLD` (3,000 estimated
+   * filter allows) weigh less than the core's `DEFAULT_TOOL_SEARCH_THRESHOLD` (4,000 estimated
    * tokens, where the cost benchmark finds searching starts to cost less than sending them), the
    * model is given every catalog tool and no meta-tools, the same set at every call; above it, tool
    * search. `true`: always tool search; `false`: never; `{ threshold }`: your own number of tokens.

@@ -196,7 +196,7 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
   /**
    * Tool search, or every tool given directly. `true` (Mastra's behaviour): always tool search.
    * `'auto'`: while the tools a step may use (those the filter allows) weigh less than the core's
-   * `DEFAULT_TOOL_SEARCH_THRESHOLD` (3,000 estimated tokens, where the cost benchmark finds searching
+   * `DEFAULT_TOOL_SEARCH_THRESHOLD` (4,000 estimated tokens, where the cost benchmark finds searching
    * starts to cost less than sending them), the step is given every catalog tool and no meta-tools,
    * the same set at every step; above it, tool search. `false`: never; `{ threshold }`: your own
    * number of tokens. With `deferredTools`, `'auto'` always searches.

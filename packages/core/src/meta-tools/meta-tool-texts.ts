@@ -5,7 +5,7 @@ export function searchToolsDescription(autoLoad: boolean, expose: ExposeMode = '
   // Sent with every request: every word here is paid for on every step of every conversation.
   const search = 'Search the tool catalog with a few keywords or a tool name.';
   if (!autoLoad && expose === 'proxy')
-    return `${search} Returns matching tools, the best with input schemas to run them with call_tool.`;
+    return `${search} The best results come with input schemas for call_tool.`;
   if (!autoLoad) return `${search} Returns matching tools; load one with load_tool to use it.`;
   return expose === 'proxy'
     ? `${search} The tools found are loaded; the answer gives their input schemas for call_tool.`
@@ -18,11 +18,11 @@ export const LOAD_TOOL_DESCRIPTION =
 
 /** The model-facing description of `load_tool` under `expose: 'proxy'`. */
 export const PROXY_LOAD_TOOL_DESCRIPTION =
-  'Get the input schemas of tools from search results, by exact name (toolName, or toolNames for several), to run them with call_tool.';
+  'Input schemas of tools from search results, by exact name (toolName, or toolNames for several).';
 
 /** The model-facing description of `call_tool`. */
 export const CALL_TOOL_DESCRIPTION =
-  'Run a tool from search results by its exact name, with arguments as its input schema describes.';
+  'Run a tool by its exact name, with arguments as its input schema describes.';
 
 /** The model-facing description of `unload_tool`. */
 export const UNLOAD_TOOL_DESCRIPTION =

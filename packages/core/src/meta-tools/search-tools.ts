@@ -125,7 +125,7 @@ export async function searchTools<TTool, TContext>(
       message:
         tools.length === 0
           ? `Found ${results.length} tool(s). Load one with load_tool for its input schema, then run it with call_tool.`
-          : `Found ${results.length} tool(s); tools has the input schemas of ${tools.map((tool) => tool.name).join(', ')}. Run one with call_tool${tools.length < results.length ? ', or load_tool another for its schema' : ''}.`,
+          : `Found ${results.length} tool(s); tools has the input schemas of the first ${tools.length}. Run one with call_tool${tools.length < results.length ? '; load_tool gives the others' : ''}.`,
     };
   }
   const outcome = await loadNames(

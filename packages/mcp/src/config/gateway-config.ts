@@ -85,7 +85,7 @@ export interface ToolSearchConfig {
   enabled?: boolean | 'auto';
   /**
    * The weight, in estimated tokens of tool definitions, from which `"auto"` searches.
-   * @default 3000 (the core's `DEFAULT_TOOL_SEARCH_THRESHOLD`)
+   * @default 4000 (the core's `DEFAULT_TOOL_SEARCH_THRESHOLD`)
    */
   threshold?: number;
   /**
