@@ -1,5 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
-import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import type { Sampler, SpanExporter } from '@opentelemetry/sdk-trace';
 import { oneLine } from '../gateway/gateway-text';
 import { type OtlpTraceSettings, otlpTraceSettingsFromEnv } from './otlp-trace-settings';
 import type { GatewayTracing } from './traced-tool-calls';
@@ -118,7 +118,7 @@ export async function startGatewayTracing(
 function samplerOf(
   sdk: typeof import('@opentelemetry/sdk-trace'),
   sampler: OtlpTraceSettings['sampler'],
-): import('@opentelemetry/sdk-trace').Sampler {
+): Sampler {
   const root = sampler.name.endsWith('always_off')
     ? new sdk.AlwaysOffSampler()
     : sampler.name.endsWith('traceidratio')
