@@ -125,6 +125,21 @@ describe('tool-search-mcp approve', () => {
     }
   });
 
+  it('names at most ten unknown names, each cut to 120 characters, and approves none', async () => {
+    const setup = await setUp({ mcpServers: {} });
+    try {
+      const names = Array.from({ length: 10_000 }, (_, index) => `${'n'.repeat(500)}${index}`);
+      const result = await approve(['--config', setup.file, '--cache', setup.dir, ...names]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        'and 9990 more (quarantined now: none); nothing was approved',
+      );
+      expect(result.stderr.length).toBeLessThan(2_000);
+    } finally {
+      await setup.remove();
+    }
+  });
+
   it('prints its help with --help', async () => {
     const result = await approve(['--help']);
     expect(result.code).toBe(0);

@@ -142,11 +142,9 @@ async function approve(
   const byName = new Map(quarantined.map((entry) => [entry.name, entry]));
   const unknown = names.filter((name) => !byName.has(name));
   if (unknown.length > 0) {
-    const known = quarantined.map((entry) => entry.name).join(', ') || 'none';
-    return fail(
-      `not quarantined: ${unknown.map((name) => JSON.stringify(name.slice(0, 120))).join(', ')} (quarantined now: ${known}); nothing was approved`,
-      1,
-    );
+    const shown = listed(unknown.map((name) => JSON.stringify(name.slice(0, MAX_ECHOED_NAME))));
+    const known = listed(quarantined.map((entry) => entry.name)) || 'none';
+    return fail(`not quarantined: ${shown} (quarantined now: ${known}); nothing was approved`, 1);
   }
   const chosen = all ? quarantined : [...new Set(names)].map((name) => byName.get(name)!);
   const applied = await store.update(
@@ -176,6 +174,16 @@ async function approve(
       );
   }
   return 0;
+}
+
+/** Characters of a name echoed in an error: the length every entry point echoes (SECURITY.md). */
+const MAX_ECHOED_NAME = 120;
+/** Names listed in an error line; the rest are counted. */
+const MAX_LISTED = 10;
+
+function listed(names: readonly string[]): string {
+  const more = names.length - MAX_LISTED;
+  return names.slice(0, MAX_LISTED).join(', ') + (more > 0 ? ` and ${more} more` : '');
 }
 
 function quarantinedOf(records: readonly PinRecord[]): Quarantined[] {
