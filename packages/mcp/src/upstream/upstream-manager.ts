@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import { echoName } from 'tool-search-core';
 import type { UpstreamConfig } from '../config/gateway-config';
 import { isToolAllowed } from '../config/glob';
 import { ExposedNameRegistry } from '../names/exposed-name-registry';
@@ -248,8 +249,8 @@ export class UpstreamManager {
       // A start lists the tools again: a definition that changed since the cached one was trusted
       // is quarantined by then, and the call must not reach it. A failed start is the call's to report.
       await connection.connect({ urgent: true }).catch(() => undefined);
-      if (!this.#byName.has(exposedName))
-        throw new UpstreamError(tool.server, `it no longer offers "${tool.definition.name}"`);
+      // Answered as the gateway answers a call of any tool that has gone (the model cannot tell).
+      if (!this.#byName.has(exposedName)) return vanishedResult(exposedName, tool.server);
     }
     return connection.callTool(tool.definition.name, args, options);
   }
@@ -410,6 +411,12 @@ export class UpstreamManager {
       `${server}: tool "${tool}" is not offered: it requires task-based execution (execution.taskSupport "required"), which the gateway does not forward`,
     );
   }
+}
+
+/** The answer to a call of a tool that went away while its upstream was starting for it. */
+function vanishedResult(exposedName: string, server: string): CallToolResult {
+  const text = `Tool "${echoName(exposedName)}" was unloaded: the MCP server "${server}" no longer offers it. Call search_tools to find another tool for the task.`;
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** Whether two tool lists hold the same names for the same definitions, in the same order. */
