@@ -12,6 +12,8 @@ export default defineConfig({
   deps: {
     neverBundle: [
       /^@modelcontextprotocol\//,
+      // Imported at run time only when OTEL_* variables turn traces on.
+      /^@opentelemetry\//,
       'tool-search-core',
       'tool-search-redis',
       'ioredis',

@@ -34,6 +34,14 @@ export type { CatalogEntry, ToolCatalog } from './engine/tool-catalog';
 export { createToolSearchEngine, ToolSearchEngine } from './engine/tool-search-engine';
 export { ToolSearchSession } from './engine/tool-search-session';
 export type {
+  SpanAttributeValue,
+  SpanTracer,
+  ToolSearchSpans,
+  ToolSearchSpansOptions,
+  TraceSpan,
+} from './engine/tool-search-spans';
+export { createToolSearchSpans } from './engine/tool-search-spans';
+export type {
   ActiveTool,
   DenialReason,
   ExposeMode,

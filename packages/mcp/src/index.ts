@@ -3,6 +3,7 @@ export type { MainContext } from './cli/main';
 export { DEFAULT_TOKEN_ENV, main } from './cli/main';
 export { GatewayConfigError } from './config/config-error';
 export type {
+  DefinitionPinsConfig,
   EmbeddingsConfig,
   ExposeMode,
   GatewayConfig,
@@ -11,6 +12,7 @@ export type {
   StdioUpstreamConfig,
   StorageConfig,
   ToolSearchConfig,
+  TracingConfig,
   UpstreamConfig,
 } from './config/gateway-config';
 export { isHttpUpstream } from './config/gateway-config';
@@ -26,6 +28,8 @@ export type {
 export { createEmbedFromConfig, embeddingsModelName } from './gateway/embeddings-from-config';
 export type { GatewayStorage, OpenGatewayStorageOptions } from './gateway/gateway-storage';
 export { openGatewayStorage } from './gateway/gateway-storage';
+export type { ListCacheHint } from './gateway/list-cache-hint';
+export { GATEWAY_LIST_TTL } from './gateway/list-cache-hint';
 export type { GatewayHttpServer, ServeGatewayHttpOptions } from './gateway/serve-http';
 export { DEFAULT_MAX_HTTP_SESSIONS, isLoopbackHost, serveGatewayHttp } from './gateway/serve-http';
 export { serveGatewayStdio } from './gateway/serve-stdio';
@@ -41,7 +45,27 @@ export {
   MAX_EXPOSED_NAME_LENGTH,
   toExposedName,
 } from './names/exposed-name';
-export type { ManifestCache } from './upstream/manifest-cache';
+export type { DefinitionPinsOptions, NewToolPolicy, ScreenedTool } from './pins/definition-pins';
+export { DefinitionPins } from './pins/definition-pins';
+export { createFilePinStore } from './pins/file-pin-store';
+export type { PinLocation } from './pins/pin-location';
+export { PIN_FILE_NAME, pinLocationOf } from './pins/pin-location';
+export type { HeldEntry, PinChange, PinnedEntry, PinRecord, PinStore } from './pins/pin-store';
+export { createMemoryPinStore, PinStoreError } from './pins/pin-store';
+export type { PinnedFields } from './pins/pinned-definition';
+export { definitionHash, pinnedFieldsOf } from './pins/pinned-definition';
+export type { PinRedisClient, RedisPinStoreOptions } from './pins/redis-pin-store';
+export { createRedisPinStore } from './pins/redis-pin-store';
+export type { OtlpTraceSettings, SamplerName } from './tracing/otlp-trace-settings';
+export { otlpTraceSettingsFromEnv } from './tracing/otlp-trace-settings';
+export type {
+  StartedGatewayTracing,
+  StartGatewayTracingOptions,
+} from './tracing/start-gateway-tracing';
+export { startGatewayTracing } from './tracing/start-gateway-tracing';
+export type { GatewayTracing } from './tracing/traced-tool-calls';
+export type { ListCacheHints } from './upstream/list-cache-hints';
+export type { CachedManifest, ManifestCache } from './upstream/manifest-cache';
 export { createManifestCache, defaultCacheDir, manifestKey } from './upstream/manifest-cache';
 export type { RestartBackoff, UpstreamStatus } from './upstream/upstream-connection';
 export { UpstreamError } from './upstream/upstream-connection';
@@ -51,6 +75,7 @@ export type {
   UpstreamState,
 } from './upstream/upstream-manager';
 export {
+  ALWAYS_LOAD_META_KEY,
   createUpstreamManager,
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_CONNECT_TIMEOUT,

@@ -7,7 +7,10 @@ import { createGatewayFromConfig } from '../gateway/create-gateway-from-config';
 import { type GatewayStorage, openGatewayStorage } from '../gateway/gateway-storage';
 import { isLoopbackHost, serveGatewayHttp } from '../gateway/serve-http';
 import { serveGatewayStdio } from '../gateway/serve-stdio';
+import { pinLocationOf } from '../pins/pin-location';
+import { startGatewayTracing } from '../tracing/start-gateway-tracing';
 import { createManifestCache, defaultCacheDir } from '../upstream/manifest-cache';
+import { APPROVE_USAGE, runApprove } from './approve-command';
 import { packageVersion } from './package-version';
 
 /** The environment variable the HTTP bearer token is read from, unless `--token-env` names another. */
@@ -25,8 +28,10 @@ export interface MainContext {
 }
 
 const USAGE = `Usage: tool-search-mcp --config FILE [options]
+       ${APPROVE_USAGE}
 
 Serves tool search (search_tools, load_tool) over the MCP servers of FILE, an "mcpServers" config.
+A tool whose definition changed since it was first seen is quarantined; "approve" lists and approves.
 
 Options:
   --config FILE          the config (required): { "mcpServers": {...}, "toolSearch": {...} }
@@ -66,6 +71,7 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
   const stdout = context.stdout ?? process.stdout;
   const env = context.env ?? process.env;
   const log = (message: string) => stderr.write(`[tool-search-mcp] ${message}\n`);
+  if (argv[0] === 'approve') return runApprove(argv.slice(1), { stdout, stderr, env });
   let values: ReturnType<typeof parse>;
   try {
     values = parse(argv);
@@ -129,15 +135,28 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
     mcpServers: loaded.config.mcpServers,
     ...(loaded.config.storage && { storage: loaded.config.storage }),
     ...(embeddings && { embeddings }),
+    ...(loaded.config.definitionPins !== undefined && {
+      definitionPins: loaded.config.definitionPins,
+    }),
     toolSearch: {
       ...loaded.config.toolSearch,
       ...(values.expose !== undefined && { expose: values.expose as ExposeMode }),
     },
   };
+  const cacheDir = values['no-cache'] ? false : (values.cache ?? defaultCacheDir(env));
+  const sharedPins =
+    storage && pinLocationOf(loaded.config, cacheDir).kind === 'redis' ? storage.pins : undefined;
+  // Loaded only when the OTEL_* variables ask for traces.
+  const tracing = await startGatewayTracing({
+    env,
+    recordContent: loaded.config.tracing?.recordContent,
+    serviceVersion: packageVersion(),
+    log,
+  });
   let gateway: ReturnType<typeof createGatewayFromConfig>;
   try {
     gateway = createGatewayFromConfig(config, {
-      cache: values['no-cache'] ? false : createManifestCache(values.cache ?? defaultCacheDir(env)),
+      cache: cacheDir === false ? false : createManifestCache(cacheDir),
       ...(values['connect-timeout'] !== undefined && {
         connectTimeout: Number(values['connect-timeout']),
       }),
@@ -149,10 +168,13 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
       serverInfo: info,
       log,
       ...(storage && { storage: storage.store }),
+      ...(sharedPins && { pins: sharedPins }),
+      ...(tracing && { tracing }),
       env,
       file: values.config!,
     });
   } catch (error) {
+    await tracing?.shutdown();
     await storage?.close();
     if (!(error instanceof GatewayConfigError)) throw error;
     stderr.write(`tool-search-mcp: invalid config: ${error.message}\n`);
@@ -184,6 +206,7 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
   } finally {
     stopped.dispose();
     await gateway.close();
+    await tracing?.shutdown();
     await storage?.close();
   }
 }

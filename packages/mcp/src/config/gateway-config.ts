@@ -13,6 +13,12 @@ export interface StdioUpstreamConfig {
   denyTools?: string[];
   /** This server's start timeout in ms, instead of the gateway's `--connect-timeout`. */
   connectTimeout?: number;
+  /**
+   * Honour the server's `_meta["anthropic/alwaysLoad"]: true` on a tool: the gateway pins such a
+   * tool (it is listed on every step, without a search). `false` ignores the hint for this server.
+   * @default true
+   */
+  alwaysLoadHint?: boolean;
 }
 
 /** An upstream MCP server reached over HTTP. */
@@ -32,6 +38,12 @@ export interface HttpUpstreamConfig {
   denyTools?: string[];
   /** This server's connect timeout in ms, instead of the gateway's `--connect-timeout`. */
   connectTimeout?: number;
+  /**
+   * Honour the server's `_meta["anthropic/alwaysLoad"]: true` on a tool: the gateway pins such a
+   * tool (it is listed on every step, without a search). `false` ignores the hint for this server.
+   * @default true
+   */
+  alwaysLoadHint?: boolean;
 }
 
 /** One entry of `mcpServers`. */
@@ -161,6 +173,36 @@ export interface EmbeddingsConfig {
   timeout?: number;
 }
 
+/**
+ * The `definitionPins` object of the config. The gateway keeps a hash of every upstream tool's
+ * definition the first time it sees it; a tool whose definition later differs is quarantined
+ * until `tool-search-mcp approve` accepts it.
+ */
+export interface DefinitionPinsConfig {
+  /**
+   * The pin file, instead of the default (`pins.json` in the cache folder; Redis with
+   * `storage`). A relative path is read from the config file's folder.
+   */
+  file?: string;
+  /**
+   * A tool first seen on a server that already has pinned tools: `'trust'` pins it at once (as
+   * every tool of a new server is), `'quarantine'` holds it until approved.
+   * @default 'trust'
+   */
+  newTools?: 'trust' | 'quarantine';
+}
+
+/** The `tracing` object of the config (traces are turned on by the standard `OTEL_*` variables). */
+export interface TracingConfig {
+  /**
+   * Put `search_tools` queries and tool-call arguments and results in spans
+   * (`tool_search.query`, `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`). They are
+   * the model's and the tools' own text, which may hold anything a user typed.
+   * @default false
+   */
+  recordContent?: boolean;
+}
+
 /** The gateway's configuration file: the `mcpServers` object MCP clients already use, plus `toolSearch`. */
 export interface GatewayConfig {
   /** The upstream servers by name; the name becomes the prefix of their exposed tool names. */
@@ -171,6 +213,14 @@ export interface GatewayConfig {
   storage?: StorageConfig;
   /** An embeddings endpoint for semantic search (default: none, BM25F alone). */
   embeddings?: EmbeddingsConfig;
+  /**
+   * Where upstream tool definitions are pinned, and what happens to new tools; `false` pins
+   * nothing (no tool is ever quarantined). Default: pinned in the cache folder's `pins.json`, or
+   * in Redis with `storage`.
+   */
+  definitionPins?: DefinitionPinsConfig | false;
+  /** What traces carry, when the `OTEL_*` environment variables turn them on. */
+  tracing?: TracingConfig;
 }
 
 /** Whether an upstream entry is reached over HTTP. */

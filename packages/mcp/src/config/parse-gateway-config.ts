@@ -12,6 +12,8 @@ import type {
   ToolSearchConfig,
   UpstreamConfig,
 } from './gateway-config';
+import { readDefinitionPins } from './read-definition-pins';
+import { readTracing } from './read-tracing';
 import { rememberVariables } from './variable-values';
 
 /** A config that passed validation, with the warnings (unknown keys) found on the way. */
@@ -58,6 +60,7 @@ const STDIO_KEYS = new Set([
   'connectTimeout',
 ]);
 const HTTP_KEYS = new Set(['url', 'headers', 'type', 'allowTools', 'denyTools', 'connectTimeout']);
+for (const keys of [STDIO_KEYS, HTTP_KEYS]) keys.add('alwaysLoadHint');
 const TOOL_SEARCH_KEYS = new Set([
   'topK',
   'minScore',
@@ -102,7 +105,15 @@ export function parseGatewayConfig(
 ): ParsedGatewayConfig {
   const reader = new ConfigReader(options.file ?? 'config');
   const root = reader.object(value, '$');
-  reader.unknownKeys(root, '$', new Set(['mcpServers', 'toolSearch', 'storage', 'embeddings']));
+  const sections = [
+    'mcpServers',
+    'toolSearch',
+    'storage',
+    'embeddings',
+    'definitionPins',
+    'tracing',
+  ];
+  reader.unknownKeys(root, '$', new Set(sections));
   const serversValue = root.mcpServers;
   if (serversValue === undefined) reader.fail('$', 'needs an "mcpServers" object');
   const servers = reader.object(serversValue, '$.mcpServers');
@@ -122,6 +133,9 @@ export function parseGatewayConfig(
   if (root.storage !== undefined) config.storage = readStorage(reader, root.storage, '$.storage');
   if (root.embeddings !== undefined)
     config.embeddings = readEmbeddings(reader, root.embeddings, '$.embeddings');
+  if (root.definitionPins !== undefined)
+    config.definitionPins = readDefinitionPins(reader, root.definitionPins, options.baseDir);
+  if (root.tracing !== undefined) config.tracing = readTracing(reader, root.tracing);
   return { config, warnings: reader.warnings };
 }
 
@@ -206,6 +220,9 @@ function readUpstream(
     }),
     ...(entry.connectTimeout !== undefined && {
       connectTimeout: reader.integer(entry.connectTimeout, childPath(path, 'connectTimeout'), 1),
+    }),
+    ...(entry.alwaysLoadHint !== undefined && {
+      alwaysLoadHint: reader.boolean(entry.alwaysLoadHint, childPath(path, 'alwaysLoadHint')),
     }),
   };
   if (hasCommand) {

@@ -1,5 +1,8 @@
 import type { LoadedToolsStore } from 'tool-search-core';
 import type { GatewayConfig } from '../config/gateway-config';
+import { definitionPinsOf } from '../pins/definition-pins-of';
+import type { PinStore } from '../pins/pin-store';
+import type { GatewayTracing } from '../tracing/traced-tool-calls';
 import {
   createManifestCache,
   defaultCacheDir,
@@ -48,10 +51,20 @@ export interface CreateGatewayFromConfigOptions
    */
   env?: NodeJS.ProcessEnv;
   /**
-   * Names the config in errors (`gateway.json: $.embeddings.apiKeyEnv: ...`).
+   * Names the config in errors (`gateway.json: $.embeddings.apiKeyEnv: ...`), and in the
+   * `approve` command the log gives for a quarantined tool.
    * @default 'config'
    */
   file?: string;
+  /**
+   * Where upstream tool definitions are pinned, or `false` for nowhere (nothing is quarantined).
+   * With `storage`, pass `openGatewayStorage`'s `pins`, so every instance shares them.
+   * @default as the config says: `definitionPins.file`, else `pins.json` in the cache folder
+   *   (memory with `cache: false`); nothing with `definitionPins: false`
+   */
+  pins?: PinStore | false;
+  /** Traces `tools/call` as OpenTelemetry spans (`startGatewayTracing` makes one from `OTEL_*`). */
+  tracing?: GatewayTracing;
 }
 
 /**
@@ -81,6 +94,8 @@ export function createGatewayFromConfig(
     env,
     file,
     startWait,
+    pins,
+    tracing,
     ...timing
   } = options;
   if (config.storage && !storage) {
@@ -96,12 +111,20 @@ export function createGatewayFromConfig(
       ...(env && { env }),
       ...(file !== undefined && { file }),
     });
+  const definitionPins = definitionPinsOf(config, {
+    pins,
+    cacheDir: cache === false ? false : cache.dir,
+    file,
+    env,
+    log,
+  });
   const upstreams = createUpstreamManager({
     servers: config.mcpServers,
     cache: cache === false ? undefined : cache,
     ...timing,
     ...(serverInfo && { clientInfo: serverInfo }),
     ...(log && { log }),
+    ...(definitionPins && { definitionPins }),
   });
   return createToolSearchGateway({
     upstreams,
@@ -111,5 +134,6 @@ export function createGatewayFromConfig(
     ...(log && { log }),
     ...(embeddings && { embed: embeddings.embed, fusion: embeddings.fusion }),
     ...(startWait !== undefined && { startWait }),
+    ...(tracing && { tracing }),
   });
 }

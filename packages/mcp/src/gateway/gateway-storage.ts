@@ -1,10 +1,17 @@
 import type { LoadedToolsStore } from 'tool-search-core';
 import type { StorageConfig } from '../config/gateway-config';
+import type { PinStore } from '../pins/pin-store';
+import { createRedisPinStore } from '../pins/redis-pin-store';
 
 /** A loaded-tools store opened from the config's `storage`, and how to let go of it. */
 export interface GatewayStorage {
   /** The store to hand the gateway (`createGatewayFromConfig(config, { storage: store })`). */
   store: LoadedToolsStore;
+  /**
+   * Upstream tool definitions pinned on the same Redis, under the same key prefix, so every
+   * instance shares pins and approvals (`createGatewayFromConfig(config, { pins })`).
+   */
+  pins: PinStore;
   /** Closes the store's connection (after the gateway has closed). */
   close(): Promise<void>;
 }
@@ -86,6 +93,11 @@ export async function openGatewayStorage(
   });
   return {
     store,
+    pins: createRedisPinStore({
+      client,
+      ...(config.keyPrefix !== undefined && { keyPrefix: config.keyPrefix }),
+      where,
+    }),
     async close() {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<void>((resolve) => {

@@ -4,12 +4,13 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { type ToolSearchEngine, toolSearchInstructions } from 'tool-search-core';
+import { type ActiveTool, type ToolSearchEngine, toolSearchInstructions } from 'tool-search-core';
 import type { ToolSearchConfig } from '../config/gateway-config';
 import type { GatewayTool } from '../upstream/upstream-manager';
 import { forwardOptionsOf } from './forward-options';
 import { echo, errorResult, oneLine } from './gateway-text';
 import { toMcpDefinition } from './gateway-tool-definitions';
+import type { ListCacheHint } from './list-cache-hint';
 import { SessionHandles } from './session-handles';
 import type { ToolCalls } from './tool-calls';
 
@@ -22,6 +23,8 @@ export interface ModernServerHost {
   readonly handles: SessionHandles;
   /** Resolves once the first starts are over, or the bounded wait for them has passed. */
   waitForStart(): Promise<void>;
+  /** The `ttlMs` and `cacheScope` of a `tools/list` answer that holds these pinned tools. */
+  listCacheHint(listed: readonly ActiveTool<GatewayTool>[]): ListCacheHint;
   log(message: string): void;
 }
 
@@ -71,7 +74,7 @@ export function createModernServer(host: ModernServerHost, threadId?: string): S
           : tool,
       );
     for (const active of offer.tools) tools.push({ ...active.tool.definition, name: active.id });
-    return { tools };
+    return { tools, ...host.listCacheHint(offer.tools) };
   });
   server.setRequestHandler('tools/call', async (request, context) => {
     await host.waitForStart();

@@ -16,7 +16,9 @@ import {
   toolSearchInstructions,
 } from 'tool-search-core';
 import { DEFAULT_EXPOSE, type ExposeMode, type ToolSearchConfig } from '../config/gateway-config';
+import { type GatewayTracing, TracedToolCalls } from '../tracing/traced-tool-calls';
 import type { GatewayTool, ToolsChange, UpstreamManager } from '../upstream/upstream-manager';
+import { withAlwaysLoadHints } from './always-loaded';
 import { forwardOptionsOf } from './forward-options';
 import {
   buildGatewayEngine,
@@ -25,6 +27,7 @@ import {
 } from './gateway-engine';
 import { oneLine } from './gateway-text';
 import { toMcpDefinition } from './gateway-tool-definitions';
+import { gatewayListCacheHint, type ListCacheHint } from './list-cache-hint';
 import { createModernServer } from './modern-server';
 import { SessionHandles } from './session-handles';
 import { ToolCalls } from './tool-calls';
@@ -79,6 +82,12 @@ export interface ToolSearchGatewayOptions {
    * @default 3_600_000 (one hour)
    */
   handleTtl?: number | undefined;
+  /**
+   * Traces every `tools/call` as an OpenTelemetry span (`execute_tool <tool>`), with this tracer;
+   * `startGatewayTracing` makes one from the standard `OTEL_*` variables.
+   * @default no spans
+   */
+  tracing?: GatewayTracing | undefined;
 }
 
 /** Options of {@link ToolSearchGateway.createServer}. */
@@ -176,7 +185,7 @@ export class ToolSearchGateway {
       runTool: (run) => this.calls.runTool(run),
     };
     this.#startWait = options.startWait ?? DEFAULT_START_WAIT;
-    this.calls = new ToolCalls(this);
+    this.calls = options.tracing ? new TracedToolCalls(this, options.tracing) : new ToolCalls(this);
     this.handles = new SessionHandles({
       max: options.maxHandles ?? DEFAULT_MAX_HANDLES,
       idleTtl: options.handleTtl ?? DEFAULT_HANDLE_TTL,
@@ -198,8 +207,10 @@ export class ToolSearchGateway {
     if (this.#stale || !this.#engine) {
       this.#stale = false;
       this.#catalog++;
-      this.#engine = buildGatewayEngine(this.upstreams.tools, {
+      const tools = this.upstreams.tools;
+      this.#engine = buildGatewayEngine(tools, {
         ...this.#engineSettings,
+        toolSearch: withAlwaysLoadHints(this.toolSearch, tools),
         warn: this.#started,
         previous: this.#engine,
       });
@@ -252,6 +263,11 @@ export class ToolSearchGateway {
   /** Writes a line to the gateway's log. */
   log(message: string): void {
     this.#log(message);
+  }
+
+  /** The `ttlMs` and `cacheScope` of a 2026-07-28 `tools/list` answer holding these pinned tools. */
+  listCacheHint(listed: readonly ActiveTool<GatewayTool>[]): ListCacheHint {
+    return gatewayListCacheHint(listed, { upstreams: this.upstreams, started: this.#started });
   }
 
   /**

@@ -13,6 +13,8 @@
 //   --deep-schema N        also offers "deep", whose input schema nests N levels
 //   --events FILE          slow appends "done <id>" or "cancelled <id>" here
 //   --tools-json FILE      offers exactly the tools of this JSON array (no fixed tools)
+//   --list-ttl MS          tools/list answers carry "ttlMs": MS (the 2026-07-28 cache hint)
+//   --list-scope SCOPE     tools/list answers carry "cacheScope": SCOPE
 // Fixed tools: echo (returns its arguments), fail (isError), crash (exits), hang (never answers),
 // add_tool (adds a tool and sends tools/list_changed), slow (reports progress every 50 ms for
 // "steps" steps, then answers; stops early when cancelled).
@@ -35,6 +37,8 @@ const { values } = parseArgs({
     'deep-schema': { type: 'string' },
     events: { type: 'string' },
     'tools-json': { type: 'string' },
+    'list-ttl': { type: 'string' },
+    'list-scope': { type: 'string' },
   },
 });
 if (values.starts) appendFileSync(values.starts, `${process.pid}\n`);
@@ -137,7 +141,11 @@ if (values.mode === 'crash-on-start') {
     { name: 'fixture', version: '1.0.0' },
     { capabilities: { tools: { listChanged: true } } },
   );
-  server.setRequestHandler('tools/list', () => ({ tools }));
+  const listHints = {
+    ...(values['list-ttl'] !== undefined && { ttlMs: Number(values['list-ttl']) }),
+    ...(values['list-scope'] !== undefined && { cacheScope: values['list-scope'] }),
+  };
+  server.setRequestHandler('tools/list', () => ({ tools, ...listHints }));
   server.setRequestHandler('tools/call', async (request, context) => {
     const { name, arguments: args = {} } = request.params;
     switch (name) {

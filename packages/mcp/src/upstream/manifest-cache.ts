@@ -4,18 +4,35 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { isHttpUpstream, type UpstreamConfig } from '../config/gateway-config';
+import { type ListCacheHints, listCacheHintsOf } from './list-cache-hints';
 
 /** Written into each manifest file; a file with another version is ignored. */
 const MANIFEST_FORMAT = 1;
+
+/** An upstream's cached tool list, and what its server said about caching it. */
+export interface CachedManifest extends ListCacheHints {
+  tools: Tool[];
+  /** When it was written (ISO 8601). */
+  savedAt: string;
+}
 
 /** Where upstream tool lists are kept between runs, keyed by the upstream's config entry. */
 export interface ManifestCache {
   /** The folder the manifests are written to. */
   readonly dir: string;
-  /** The cached tool list of an upstream, or `undefined` when none is cached (or the file is unreadable). */
+  /**
+   * The cached tool list of an upstream, or `undefined` when none is cached, the file is
+   * unreadable, or the server's `ttlMs` for it has passed since it was written.
+   */
   read(upstream: UpstreamConfig): Promise<Tool[] | undefined>;
-  /** Stores an upstream's tool list (atomically: a reader never sees half a file). */
-  write(upstream: UpstreamConfig, tools: readonly Tool[]): Promise<void>;
+  /** As `read`, with the server's cache hints; a cache without it gives no hints. */
+  readManifest?(upstream: UpstreamConfig): Promise<CachedManifest | undefined>;
+  /**
+   * Stores an upstream's tool list (atomically: a reader never sees half a file), with its
+   * server's cache hints: a `ttlMs` bounds how long it is used, and a list that is not
+   * `cacheScope: "public"` is written readable by its owner only.
+   */
+  write(upstream: UpstreamConfig, tools: readonly Tool[], hints?: ListCacheHints): Promise<void>;
 }
 
 /**
@@ -55,28 +72,48 @@ export function manifestKey(upstream: UpstreamConfig): string {
  */
 export function createManifestCache(dir: string): ManifestCache {
   const fileOf = (upstream: UpstreamConfig) => join(dir, `${manifestKey(upstream)}.json`);
+  const readManifest = async (upstream: UpstreamConfig): Promise<CachedManifest | undefined> => {
+    try {
+      const parsed = JSON.parse(await readFile(fileOf(upstream), 'utf8')) as unknown;
+      if (!isManifest(parsed)) return undefined;
+      const { tools } = parsed;
+      const savedAt = typeof parsed.savedAt === 'string' ? parsed.savedAt : '';
+      const hints = listCacheHintsOf(parsed);
+      // The server's ttlMs bounds the entry's life (0: stale at once); without one, the list is
+      // kept until the server's config entry changes, and refreshed whenever it runs.
+      if (hints.ttlMs !== undefined && !(Date.parse(savedAt) + hints.ttlMs > Date.now()))
+        return undefined;
+      return { tools, savedAt, ...hints };
+    } catch {
+      return undefined;
+    }
+  };
   return {
     dir,
+    readManifest,
     async read(upstream) {
-      try {
-        const parsed = JSON.parse(await readFile(fileOf(upstream), 'utf8')) as unknown;
-        return isManifest(parsed) ? parsed.tools : undefined;
-      } catch {
-        return undefined;
-      }
+      return (await readManifest(upstream))?.tools;
     },
-    async write(upstream, tools) {
+    async write(upstream, tools, hints = {}) {
       await mkdir(dir, { recursive: true });
       const file = fileOf(upstream);
       const temporary = `${file}.${randomUUID()}.tmp`;
-      const manifest = { format: MANIFEST_FORMAT, savedAt: new Date().toISOString(), tools };
-      await writeFile(temporary, JSON.stringify(manifest), 'utf8');
+      const manifest = {
+        format: MANIFEST_FORMAT,
+        savedAt: new Date().toISOString(),
+        ...listCacheHintsOf(hints),
+        tools,
+      };
+      // cacheScope "private" (or none, which the SDK reads as private): no other user of the
+      // machine may read it, whatever folder `--cache` names.
+      const mode = hints.cacheScope === 'public' ? 0o644 : 0o600;
+      await writeFile(temporary, JSON.stringify(manifest), { encoding: 'utf8', mode });
       await rename(temporary, file);
     },
   };
 }
 
-function isManifest(value: unknown): value is { tools: Tool[] } {
+function isManifest(value: unknown): value is { tools: Tool[]; savedAt?: unknown } {
   if (value === null || typeof value !== 'object') return false;
   const { format, tools } = value as { format?: unknown; tools?: unknown };
   return (
@@ -90,7 +127,7 @@ function isManifest(value: unknown): value is { tools: Tool[] } {
 }
 
 /** JSON with object keys sorted, so equal entries hash equally whatever their key order. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value).sort(([left], [right]) => (left < right ? -1 : 1));

@@ -1,6 +1,7 @@
 import { type Client, specTypeSchemas, type Tool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { isNestedDeeperThan } from '../gateway/argument-depth';
+import { type ListCacheHints, listCacheHintsOf } from './list-cache-hints';
 
 /** Pages of `tools/list` followed at most: a server that pages forever is cut off. */
 export const MAX_LIST_PAGES = 100;
@@ -44,8 +45,9 @@ const MAX_LOGGED_NAME = 120;
 export async function readToolList(
   client: Client,
   options: { timeout: number },
-): Promise<{ tools: Tool[]; rejected: RejectedTool[]; truncated: boolean }> {
+): Promise<{ tools: Tool[]; rejected: RejectedTool[]; truncated: boolean; hints: ListCacheHints }> {
   const tools: Tool[] = [];
+  let hints: ListCacheHints = {};
   const rejected: RejectedTool[] = [];
   let cursor: string | undefined;
   let bytes = 0;
@@ -64,6 +66,8 @@ export async function readToolList(
       if (!isValidationFailure(error)) throw error;
       result = await client.request(request, PAGE_SCHEMA, { timeout: options.timeout });
     }
+    // The first page speaks for the list, as the SDK's own list cache reads it.
+    if (page === 0) hints = listCacheHintsOf(result);
     for (const item of result.tools) {
       const size = jsonSize(item);
       bytes += size ?? 0;
@@ -77,9 +81,9 @@ export async function readToolList(
       else rejected.push({ name: nameOf(item), reason: problem });
     }
     cursor = result.nextCursor;
-    if (cursor === undefined) return { tools, rejected, truncated: false };
+    if (cursor === undefined) return { tools, rejected, truncated: false, hints };
   }
-  return { tools, rejected, truncated: true };
+  return { tools, rejected, truncated: true, hints };
 }
 
 /** Whether a failed request failed on the answer's shape (not on the connection or the clock). */

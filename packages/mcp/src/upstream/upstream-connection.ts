@@ -15,6 +15,7 @@ import {
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { isHttpUpstream, type UpstreamConfig } from '../config/gateway-config';
 import { variableRedactor } from '../config/variable-values';
+import type { ListCacheHints } from './list-cache-hints';
 import { MAX_LIST_PAGES, readToolList } from './read-tool-list';
 import type { StartLimiter } from './start-limiter';
 
@@ -70,8 +71,11 @@ export interface UpstreamConnectionOptions {
   /** The gateway's own name and version, sent in the handshake. */
   clientInfo: { name: string; version: string };
   log: (message: string) => void;
-  /** Receives each fresh tool list: after every connect and on the upstream's `list_changed`. */
-  onTools: (tools: Tool[]) => void;
+  /**
+   * Receives each fresh tool list: after every connect and on the upstream's `list_changed`, with
+   * the server's cache hints for it.
+   */
+  onTools: (tools: Tool[], hints: ListCacheHints) => void;
   /** Bounds how many upstreams start at once; the connect timeout runs from the start itself. */
   limiter: StartLimiter;
 }
@@ -101,6 +105,8 @@ export class UpstreamConnection {
   /** Set by `close()`: a start still queued then does not run. */
   #closed = false;
   readonly #redact: (text: string) => string;
+  /** The cache hints of the last tool list read. */
+  #hints: ListCacheHints = {};
 
   constructor(options: UpstreamConnectionOptions) {
     // Every line and error about this server shows `${NAME}` where a config variable's value
@@ -154,7 +160,10 @@ export class UpstreamConnection {
     const client = this.#client;
     if (!client) return;
     try {
-      this.#options.onTools(await this.#listTools(client, this.#options.connectTimeout));
+      this.#options.onTools(
+        await this.#listTools(client, this.#options.connectTimeout),
+        this.#hints,
+      );
     } catch (error) {
       this.#options.log(`${this.name}: tools/list failed: ${describeError(error)}`);
     }
@@ -257,7 +266,7 @@ export class UpstreamConnection {
       this.status = 'ready';
       this.lastError = undefined;
       log(`${this.name}: connected, ${tools.length} tool(s)`);
-      this.#options.onTools(tools);
+      this.#options.onTools(tools, this.#hints);
       return client;
     } catch (error) {
       if (generation === this.#generation) {
@@ -306,7 +315,8 @@ export class UpstreamConnection {
   }
 
   async #listTools(client: Client, timeout: number): Promise<Tool[]> {
-    const { tools, rejected, truncated } = await readToolList(client, { timeout });
+    const { tools, rejected, truncated, hints } = await readToolList(client, { timeout });
+    this.#hints = hints;
     // One unreadable tool costs only itself, and says so by name.
     for (const { name, reason } of rejected)
       this.#options.log(`${this.name}: tool "${name}" is left out: ${reason}`);

@@ -1,7 +1,10 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import { echoName } from 'tool-search-core';
 import type { UpstreamConfig } from '../config/gateway-config';
 import { isToolAllowed } from '../config/glob';
 import { ExposedNameRegistry } from '../names/exposed-name-registry';
+import { DefinitionPins, type DefinitionPinsOptions } from '../pins/definition-pins';
+import type { ListCacheHints } from './list-cache-hints';
 import type { ManifestCache } from './manifest-cache';
 import { defaultStartConcurrency, StartLimiter } from './start-limiter';
 import {
@@ -20,7 +23,15 @@ export interface GatewayTool {
   server: string;
   /** The upstream's own definition, unchanged (its `name` is the upstream's name). */
   definition: Tool;
+  /**
+   * The server asks for the tool to be always loaded (`_meta["anthropic/alwaysLoad"]: true`) and
+   * its config entry does not turn the hint off (`alwaysLoadHint: false`).
+   */
+  alwaysLoad?: true;
 }
+
+/** The `_meta` key by which a server asks for a tool to be loaded from the start (Claude Code reads it too). */
+export const ALWAYS_LOAD_META_KEY = 'anthropic/alwaysLoad';
 
 /** Options of {@link createUpstreamManager}. */
 export interface UpstreamManagerOptions {
@@ -53,6 +64,12 @@ export interface UpstreamManagerOptions {
    * @default writes to stderr
    */
   log?: (message: string) => void;
+  /**
+   * Pins each tool's definition on first sight and quarantines a tool whose definition changes
+   * (see `DefinitionPins`): a quarantined tool is left out of `tools`, so nothing above sees it.
+   * @default nothing is pinned
+   */
+  definitionPins?: DefinitionPinsOptions | undefined;
 }
 
 /** What changed in the tool list, besides the new list itself. */
@@ -103,6 +120,9 @@ export class UpstreamManager {
   readonly #limiter: StartLimiter;
   readonly #cache: ManifestCache | undefined;
   readonly #log: (message: string) => void;
+  readonly #pins: DefinitionPins | undefined;
+  /** Each server's cache hints for its tool list (from its last list, live or cached). */
+  readonly #hints = new Map<string, ListCacheHints>();
   #tools: GatewayTool[] = [];
   #byName = new Map<string, GatewayTool>();
   #started: Promise<void> | undefined;
@@ -130,10 +150,21 @@ export class UpstreamManager {
           restartBackoff,
           clientInfo: options.clientInfo ?? { name: 'tool-search-mcp', version: '0.0.0' },
           log: this.#log,
-          onTools: (tools) => this.#received(name, config, tools),
+          onTools: (tools, hints) => this.#received(name, config, tools, hints),
           limiter: this.#limiter,
         }),
     );
+    this.#pins =
+      options.definitionPins && new DefinitionPins({ ...options.definitionPins, log: this.#log });
+    // An approval (or another instance's pin) changes which tools are offered.
+    this.#pins?.onChange(() => {
+      if (this.#cacheRead) this.#rebuildAndNotify();
+    });
+  }
+
+  /** What a server said about caching its tool list (`ttlMs`, `cacheScope`), if anything. */
+  listHints(server: string): ListCacheHints | undefined {
+    return this.#hints.get(server);
   }
 
   /** Every exposed upstream tool, in config order, then each server's own order. */
@@ -214,6 +245,13 @@ export class UpstreamManager {
       (connection.status === 'failed' && connection.retryIn === 0)
     )
       this.#log(`${connection.name}: starting for ${tool.definition.name}`);
+    if (this.#pins && connection.status !== 'ready' && connection.retryIn === 0) {
+      // A start lists the tools again: a definition that changed since the cached one was trusted
+      // is quarantined by then, and the call must not reach it. A failed start is the call's to report.
+      await connection.connect({ urgent: true }).catch(() => undefined);
+      // Answered as the gateway answers a call of any tool that has gone (the model cannot tell).
+      if (!this.#byName.has(exposedName)) return vanishedResult(exposedName, tool.server);
+    }
     return connection.callTool(tool.definition.name, args, options);
   }
 
@@ -253,6 +291,7 @@ export class UpstreamManager {
     this.#listeners.clear();
     await Promise.all(this.#connections.map((connection) => connection.close()));
     await Promise.all(this.#writes);
+    await this.#pins?.close();
   }
 
   async #start(): Promise<void> {
@@ -271,31 +310,51 @@ export class UpstreamManager {
    * are given in config order, as on every warm start.
    */
   async #readCache(): Promise<void> {
+    await this.#pins?.start();
     const cached = await Promise.all(
-      this.#connections.map((connection) => this.#cache?.read(connection.config)),
+      this.#connections.map((connection) => this.#readManifest(connection.config)),
     );
     this.#connections.forEach((connection, position) => {
-      const tools = cached[position];
-      if (!tools) return;
-      this.#manifests.set(connection.name, tools);
+      const manifest = cached[position];
+      if (!manifest) return;
+      this.#manifests.set(connection.name, manifest.tools);
+      this.#hints.set(connection.name, manifest.hints);
       this.#fromCache.add(connection.name);
     });
     this.#rebuildAndNotify();
   }
 
-  #received(name: string, config: UpstreamConfig, tools: Tool[]): void {
+  async #readManifest(
+    config: UpstreamConfig,
+  ): Promise<{ tools: Tool[]; hints: ListCacheHints } | undefined> {
+    const cache = this.#cache;
+    if (!cache) return undefined;
+    if (!cache.readManifest) {
+      const tools = await cache.read(config);
+      return tools && { tools, hints: {} };
+    }
+    const manifest = await cache.readManifest(config);
+    if (!manifest) return undefined;
+    const { tools, savedAt: _savedAt, ...hints } = manifest;
+    return { tools, hints };
+  }
+
+  #received(name: string, config: UpstreamConfig, tools: Tool[], hints: ListCacheHints): void {
     const previous = this.#manifests.get(name);
     this.#fromCache.delete(name);
-    if (previous && JSON.stringify(previous) === JSON.stringify(tools)) return;
+    this.#hints.set(name, hints);
+    const same = previous !== undefined && JSON.stringify(previous) === JSON.stringify(tools);
+    // The same list with a ttlMs is written again all the same: its time to live starts anew.
+    if (same && hints.ttlMs === undefined) return;
     this.#manifests.set(name, tools);
-    const write = this.#cache?.write(config, tools).catch((error: unknown) => {
+    const write = this.#cache?.write(config, tools, hints).catch((error: unknown) => {
       this.#log(`${name}: the manifest cache could not be written: ${String(error)}`);
     });
     if (write) {
       this.#writes.add(write);
       void write.finally(() => this.#writes.delete(write));
     }
-    this.#rebuildAndNotify();
+    if (!same) this.#rebuildAndNotify();
   }
 
   #rebuildAndNotify(): void {
@@ -329,11 +388,15 @@ export class UpstreamManager {
           name: this.#names.nameOf(server, definition.name, occurrence),
           server,
           definition,
+          ...(definition._meta?.[ALWAYS_LOAD_META_KEY] === true &&
+            connection.config.alwaysLoadHint !== false && { alwaysLoad: true as const }),
         });
       }
     }
-    this.#tools = tools;
-    this.#byName = new Map(tools.map((tool) => [tool.name, tool]));
+    // Quarantined tools are left out here, so search, load and every call path never see them.
+    const held = this.#pins?.screen(tools);
+    this.#tools = held?.size ? tools.filter((tool) => !held.has(tool.name)) : tools;
+    this.#byName = new Map(this.#tools.map((tool) => [tool.name, tool]));
   }
 
   /**
@@ -348,6 +411,12 @@ export class UpstreamManager {
       `${server}: tool "${tool}" is not offered: it requires task-based execution (execution.taskSupport "required"), which the gateway does not forward`,
     );
   }
+}
+
+/** The answer to a call of a tool that went away while its upstream was starting for it. */
+function vanishedResult(exposedName: string, server: string): CallToolResult {
+  const text = `Tool "${echoName(exposedName)}" was unloaded: the MCP server "${server}" no longer offers it. Call search_tools to find another tool for the task.`;
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** Whether two tool lists hold the same names for the same definitions, in the same order. */

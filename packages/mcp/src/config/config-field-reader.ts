@@ -1,0 +1,11 @@
+/**
+ * The checks a config section's reader uses (`parse-gateway-config.ts`'s reader satisfies it):
+ * each throws a `GatewayConfigError` naming the JSON path, or collects a warning.
+ */
+export interface ConfigFieldReader {
+  fail(path: string, problem: string): never;
+  object(value: unknown, path: string): Record<string, unknown>;
+  nonEmptyString(value: unknown, path: string): string;
+  boolean(value: unknown, path: string): boolean;
+  unknownKeys(entry: Record<string, unknown>, path: string, known: ReadonlySet<string>): void;
+}
