@@ -182,9 +182,10 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
-    stopped.dispose();
     await gateway.close();
     await storage?.close();
+    // Only now: a signal during the stop above would otherwise end the gateway mid-stop.
+    stopped.dispose();
   }
 }
 
@@ -301,7 +302,18 @@ function isPort(value: string): boolean {
   return /^\d+$/.test(value) && port >= 0 && port <= 65_535;
 }
 
-/** Resolves on SIGINT, SIGTERM or the caller's abort signal. */
+/**
+ * Signals that stop the gateway: Ctrl-C, a service manager's stop, a closed terminal. The
+ * upstreams run in process groups of their own, which these no longer reach, so the gateway
+ * must stop them itself.
+ */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Resolves on SIGINT, SIGTERM, SIGHUP or the caller's abort signal. The listeners stay until
+ * `dispose`: a second Ctrl-C while the upstreams are being stopped must not kill the gateway
+ * before it has stopped them (the stop is bounded).
+ */
 function stopSignal(signal: AbortSignal | undefined): {
   promise: Promise<void>;
   dispose: () => void;
@@ -311,15 +323,13 @@ function stopSignal(signal: AbortSignal | undefined): {
     resolve = done;
   });
   const stop = () => resolve();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  for (const name of STOP_SIGNALS) process.on(name, stop);
   signal?.addEventListener('abort', stop, { once: true });
   if (signal?.aborted) stop();
   return {
     promise,
     dispose: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const name of STOP_SIGNALS) process.off(name, stop);
       signal?.removeEventListener('abort', stop);
     },
   };

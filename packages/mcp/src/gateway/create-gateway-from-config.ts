@@ -43,7 +43,8 @@ export interface CreateGatewayFromConfigOptions
    */
   storage?: LoadedToolsStore;
   /**
-   * Where the config's `embeddings.apiKeyEnv` is looked up.
+   * Where the config's `embeddings.apiKeyEnv` is looked up, and the environment stdio upstreams
+   * inherit from (the variables `upstreamEnvironment` passes, and each entry's `inheritEnv`).
    * @default process.env
    */
   env?: NodeJS.ProcessEnv;
@@ -102,6 +103,7 @@ export function createGatewayFromConfig(
     ...timing,
     ...(serverInfo && { clientInfo: serverInfo }),
     ...(log && { log }),
+    ...(env && { env }),
   });
   return createToolSearchGateway({
     upstreams,
