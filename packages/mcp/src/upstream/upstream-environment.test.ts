@@ -20,6 +20,8 @@ const GATEWAY_ENV = {
   NO_PROXY: 'localhost,.corp',
   npm_config_registry: 'https://npm.corp/',
   NPM_CONFIG_CAFILE: '/etc/ssl/corp-ca.pem',
+  // Set by `npm --silent run gateway`: an npx that inherits it cannot say why it failed.
+  npm_config_loglevel: 'silent',
   NODE_OPTIONS: '--inspect',
   OPENAI_API_KEY: 'sk-secret',
   AWS_PROFILE: 'dev',
@@ -108,7 +110,13 @@ describe('a stdio upstream’s environment', () => {
         AWS_PROFILE: 'dev',
         MEMORY_FILE_PATH: '/tmp/memory.jsonl',
       });
-      for (const name of ['http_proxy', 'OPENAI_API_KEY', 'NODE_OPTIONS', 'AWS_REGION'])
+      for (const name of [
+        'http_proxy',
+        'OPENAI_API_KEY',
+        'NODE_OPTIONS',
+        'AWS_REGION',
+        'npm_config_loglevel',
+      ])
         expect(seen).not.toHaveProperty(name);
     } finally {
       await temp.remove();

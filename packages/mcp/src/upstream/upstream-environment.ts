@@ -34,6 +34,12 @@ export const NETWORK_ENV_NAMES: readonly string[] = [
  * `npx` uses the registry, certificates and proxy the gateway's own npm uses.
  */
 const NPM_CONFIG_PREFIX = 'npm_config_';
+/**
+ * npm settings that describe the npm that started the gateway rather than the network: `npm
+ * --silent run gateway` (how an MCP client starts it from a checkout) sets `loglevel=silent`,
+ * and an `npx` that inherited it fails without printing why.
+ */
+const NPM_RUN_SETTINGS = new Set(['npm_config_loglevel']);
 
 /** What a config entry says about the environment, besides the variables it sets in `env`. */
 export type UpstreamEnvironmentRules = Pick<
@@ -43,7 +49,7 @@ export type UpstreamEnvironmentRules = Pick<
 
 /**
  * The environment a stdio upstream is started with: the MCP SDK's default variables, the network
- * and TLS variables ({@link NETWORK_ENV_NAMES}, `npm_config_*`) and those the entry's
+ * and TLS variables ({@link NETWORK_ENV_NAMES}, `npm_config_*` but `npm_config_loglevel`) and those the entry's
  * `inheritEnv` names, all read from `source`, minus those its `withholdEnv` names; then the
  * entry's `env` on top (it always wins, a withheld name included). Everything else of the
  * gateway's environment (API keys, tokens) stays out unless the entry asks for it.
@@ -77,7 +83,7 @@ export function isPassedByDefault(name: string): boolean {
   return (
     DEFAULT_INHERITED_ENV_VARS.includes(key) ||
     NETWORK_ENV_NAMES.includes(key) ||
-    name.toLowerCase().startsWith(NPM_CONFIG_PREFIX)
+    (name.toLowerCase().startsWith(NPM_CONFIG_PREFIX) && !NPM_RUN_SETTINGS.has(name.toLowerCase()))
   );
 }
 
