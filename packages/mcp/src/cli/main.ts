@@ -39,7 +39,8 @@ Options:
   --host HOST            listen on HOST (beyond loopback needs a token)
   --token-env NAME       the variable holding the bearer token for HTTP (default: ${DEFAULT_TOKEN_ENV})
   --allow-origin HOST    also accept browser requests from this origin hostname (repeatable)
-  --connect-timeout MS   per-upstream start timeout (default: 10000)
+  --connect-timeout MS   per-upstream start timeout (default: 10000; the first start of a server
+                         run by npx, uvx, docker run... gets at least 120000, for the download)
   --call-timeout MS      per-call timeout (default: 60000)
   --start-concurrency N  upstreams started at once (default: twice the cores, 2 to 16)
   --start-wait MS        how long a request waits for upstreams still starting before it is
