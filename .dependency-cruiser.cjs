@@ -16,7 +16,13 @@ const FLOORS = [['core'], ['ai-sdk', 'langchain', 'mastra', 'redis'], ['mcp'], [
  * session builds them. The entry points (`src/index.ts` and the subpaths, `src/anthropic.ts` and
  * `src/openai.ts`) are above them all.
  */
-const CORE_LAYERS = [['search', 'state'], ['embedding'], ['meta-tools'], ['engine'], ['native']];
+const CORE_LAYERS = [
+  ['search', 'state', 'schema'],
+  ['embedding'],
+  ['meta-tools'],
+  ['engine'],
+  ['native'],
+];
 
 /** Each workspace package's entry points (its `exports`, as the sources resolve), as patterns. */
 const ENTRY_POINTS = readdirSync(path.join(__dirname, 'packages')).flatMap((name) => {

@@ -4,7 +4,7 @@ import { type PlanStep, planConversation } from './cost-plan';
 import { prefixChange } from './cost-pricing';
 import { ConversationRecorder } from './cost-recorder';
 import { BlockTokenizer } from './cost-request';
-import type { CostRow } from './cost-row';
+import { type CostRow, PROXY_OPTIONS, TOOLS_OPTIONS } from './cost-row';
 import { ScriptedConversation } from './cost-script';
 import type { DataSet } from './data';
 
@@ -32,6 +32,11 @@ const DATA: DataSet = {
     { query: 'book a meeting room', relevant: ['book_meeting'] },
   ],
 };
+
+const [toolsRow, proxyRow] = aiSdkRows([
+  { key: 'ai-sdk-tools', label: 'tools', options: TOOLS_OPTIONS },
+  { key: 'ai-sdk-proxy', label: 'proxy', options: PROXY_OPTIONS },
+]) as [CostRow, CostRow];
 
 async function play(row: CostRow) {
   const plan = planConversation(14, 2) as PlanStep[];
@@ -62,18 +67,38 @@ describe('bench:cost through the AI SDK', () => {
   });
 
   it("changes the tools at each load with expose: 'tools'", async () => {
-    const { conversation, steps, changes } = await play(aiSdkRows[0]!);
+    const { conversation, steps, changes } = await play(toolsRow);
     expect(steps).toHaveLength(14);
     expect(conversation.tally).toMatchObject({ loads: 2, missedLoads: 0, calls: 5 });
     expect(changes.filter((change) => change === 'tools')).toHaveLength(2);
     expect(changes.filter((change) => change === 'earlier')).toHaveLength(0);
   });
 
-  it("keeps every request a prefix of the next with expose: 'proxy'", async () => {
-    const { conversation, steps, changes } = await play(aiSdkRows[1]!);
+  it("keeps every request a prefix of the next with expose: 'proxy', two requests a tool use", async () => {
+    const { conversation, steps, changes } = await play(proxyRow);
     expect(conversation.unsupported).toBe(false);
-    expect(steps).toHaveLength(14);
-    expect(conversation.tally).toMatchObject({ loads: 2, missedLoads: 0, calls: 5 });
+    // The search's answer carries the found tool's definition: call_tool runs it next, no load.
+    expect(steps).toHaveLength(12);
+    expect(conversation.tally).toMatchObject({ loads: 2, definitionCalls: 2, missedLoads: 0 });
+    expect(conversation.requestsPerToolUse).toBe(2);
+    expect(changes.every((change) => change === 'extends')).toBe(true);
+  });
+
+  it('calls a tool found with its definition in the request after the search (two requests a use)', async () => {
+    // The engine's autoLoad under 'proxy' answers a search with the definitions of what it
+    // found and loads them, as issue 31's search.definitions will: call_tool can run them next.
+    const [autoLoad] = aiSdkRows([
+      {
+        key: 'ai-sdk-proxy-autoload',
+        label: 'autoLoad',
+        options: { ...PROXY_OPTIONS, search: { topK: 5, autoLoad: true } as never },
+      },
+    ]);
+    const { conversation, steps, changes } = await play(autoLoad!);
+    expect(conversation.tally).toMatchObject({ loads: 2, definitionCalls: 2, missedLoads: 0 });
+    expect(conversation.requestsPerToolUse).toBe(2);
+    // Two fewer requests than with load_tool, and the prefix still never breaks.
+    expect(steps).toHaveLength(12);
     expect(changes.every((change) => change === 'extends')).toBe(true);
   });
 });

@@ -1,45 +1,55 @@
 /**
  * The AI SDK rows: `generateText` with the recording model, one call per user turn, the
  * conversation's messages passed back on the next turn as an application does. "Every tool" sends
- * the whole catalog as `tools`; the adapter rows pass `toolSearch.tools` and `prepareStep`.
+ * the whole catalog as `tools`; the adapter rows pass `toolSearch.tools` and `prepareStep`, with
+ * the row's options given to `createToolSearch`.
  */
 import { generateText, jsonSchema, type ModelMessage, stepCountIs, type Tool, tool } from 'ai';
 import { createToolSearch } from 'tool-search-ai-sdk';
 import { createRecordingModel } from './cost-ai-model';
-import { catalogToolResult, SYSTEM_PROMPT } from './cost-recorder';
-import { COST_TOP_K, type CostRow, maxTurnSteps, withExpose } from './cost-row';
-import type { Exposure } from './cost-script';
+import { CatalogResults, SYSTEM_PROMPT } from './cost-recorder';
+import {
+  type AdapterRowSpec,
+  adapterOptions,
+  type CostRow,
+  exposureOf,
+  maxTurnSteps,
+} from './cost-row';
 import type { DataTool } from './data';
 
 type JsonSchemaInput = Parameters<typeof jsonSchema>[0];
 
-function aiTools(catalog: readonly DataTool[]): Record<string, Tool> {
+function aiTools(catalog: readonly DataTool[], results: CatalogResults): Record<string, Tool> {
   const record: Record<string, Tool> = {};
   for (const data of catalog) {
     record[data.id] = tool({
       description: data.description,
       inputSchema: jsonSchema((data.inputSchema ?? { type: 'object' }) as JsonSchemaInput),
-      execute: async () => catalogToolResult(data.id),
+      execute: async () => results.result(data.id),
     });
   }
   return record;
 }
 
-function aiSdkRow(exposure: Exposure): CostRow {
-  const search = exposure !== 'every-tool';
+/**
+ * An AI SDK row: `generateText` with the whole catalog (no `spec`: every tool on every request),
+ * or with `tool-search-ai-sdk` built from the row's options.
+ */
+function aiSdkRow(spec: AdapterRowSpec | undefined): CostRow {
   return {
-    key: search ? `ai-sdk-${exposure}` : 'every-tool',
-    label: search
-      ? `tool-search-ai-sdk, expose: '${exposure}'`
-      : 'every tool on every step (AI SDK, no tool search)',
-    exposure,
+    key: spec?.key ?? 'every-tool',
+    label: spec?.label ?? 'every tool on every step (AI SDK, no tool search)',
+    exposure: spec === undefined ? 'every-tool' : exposureOf(spec.options),
     async prepare(data) {
-      const tools = aiTools(data.tools);
+      const results = new CatalogResults();
+      const tools = aiTools(data.tools, results);
       return {
         async play(conversation, recorder) {
-          const toolSearch = search
-            ? createToolSearch(withExpose({ tools, search: { topK: COST_TOP_K } }, exposure))
-            : undefined;
+          results.play(conversation);
+          const toolSearch =
+            spec === undefined
+              ? undefined
+              : createToolSearch(adapterOptions({ tools }, spec.options));
           const model = createRecordingModel(recorder);
           const messages: ModelMessage[] = [];
           const steps = maxTurnSteps(conversation.plan);
@@ -63,6 +73,9 @@ function aiSdkRow(exposure: Exposure): CostRow {
 }
 
 /** Every catalog tool on every request, through the AI SDK. */
-export const everyToolRow = aiSdkRow('every-tool');
-/** `tool-search-ai-sdk` in each exposure. */
-export const aiSdkRows = [aiSdkRow('tools'), aiSdkRow('proxy')];
+export const everyToolRow = aiSdkRow(undefined);
+
+/** `tool-search-ai-sdk` rows, one per spec (`cost-rows.ts`). */
+export function aiSdkRows(specs: readonly AdapterRowSpec[]): CostRow[] {
+  return specs.map(aiSdkRow);
+}

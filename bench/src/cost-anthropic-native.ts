@@ -26,7 +26,7 @@ import {
   type NativeRowOptions,
   type RequestBody,
 } from './cost-native';
-import { catalogToolResult, SYSTEM_PROMPT } from './cost-recorder';
+import { CatalogResults, SYSTEM_PROMPT } from './cost-recorder';
 import type { ContentBlock, ModelRequest, ToolDefinition } from './cost-request';
 import { type CostRow, maxTurnSteps } from './cost-row';
 import type { ModelAction, ModelView, SeenResult } from './cost-script';
@@ -52,10 +52,12 @@ export function createAnthropicNativeRow(options: NativeRowOptions = {}): CostRo
     provider: 'anthropic',
     async prepare(data) {
       const { engine, names, ids } = createNativeCatalog(data);
+      const catalogResults = new CatalogResults();
       return {
         nameOf: (id) => names.get(id) ?? id,
         idOf: (name) => ids.get(name),
         async play(conversation, recorder) {
+          catalogResults.play(conversation);
           const session = engine.createSession({ threadId: `anthropic-native-${threads++}` });
           const search = await createAnthropicToolSearch(session);
           const respond = (body: RequestBody) => {
@@ -87,7 +89,7 @@ export function createAnthropicNativeRow(options: NativeRowOptions = {}): CostRo
                 if (search.isSearchCall(block)) {
                   results.push(await search.answer(block));
                 } else if (await session.isActive(block.name)) {
-                  const output = catalogToolResult(ids.get(block.name) ?? block.name);
+                  const output = catalogResults.result(ids.get(block.name) ?? block.name);
                   results.push({
                     type: 'tool_result',
                     tool_use_id: block.id,

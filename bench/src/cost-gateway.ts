@@ -6,31 +6,60 @@
  * the list the gateway would announce), builds the request from the answer, the system prompt
  * (the application's plus the gateway's instructions, as MCP clients add them) and the
  * conversation, and sends each tool call through `tools/call`, putting the result's text content
- * into the conversation.
+ * into the conversation. Before each call it writes the text the conversation's catalog tool
+ * returns at that step to a file the upstream answers from (`cost-upstream.ts`).
  */
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { createToolSearchGateway, createUpstreamManager } from 'tool-search-mcp';
+import {
+  createToolSearchGateway,
+  createUpstreamManager,
+  type ToolSearchConfig,
+} from 'tool-search-mcp';
 import { SYSTEM_PROMPT } from './cost-recorder';
 import type { ConversationMessage, ModelRequest } from './cost-request';
-import { COST_TOP_K, type CostRow } from './cost-row';
-import type { Exposure, SeenResult } from './cost-script';
+import { type AdapterRowSpec, type CostRow, exposureOf, type RowOptions } from './cost-row';
+import type { SeenResult } from './cost-script';
 
 const SOURCE = import.meta.dirname;
 /** The upstream's server name: exposed tools are `catalog__<id>`. */
 const SERVER = 'catalog';
 
-function gatewayRow(exposure: Exposure): CostRow {
+/**
+ * The gateway's `toolSearch` config for a row's options. The config is flat (`topK`, `expose`,
+ * ...), so `search.*` moves up a level and `toolSearch` becomes `enabled` (and `threshold`):
+ * `{ expose: 'proxy', search: { topK: 5, definitions: 3 }, toolSearch: true }` becomes
+ * `{ expose: 'proxy', topK: 5, definitions: 3, enabled: true }`. `undefined` (the package's
+ * defaults) gives no config.
+ * @param options - the row's options
+ */
+export function gatewayToolSearch(options: RowOptions | undefined): ToolSearchConfig | undefined {
+  if (options === undefined) return undefined;
+  // The config's own names: `enabled` and `threshold` for the engine's `toolSearch`.
+  const { search, toolSearch, ...rest } = options;
+  const mode =
+    toolSearch === undefined
+      ? {}
+      : typeof toolSearch === 'object'
+        ? { enabled: 'auto' as const, threshold: toolSearch.threshold }
+        : { enabled: toolSearch };
+  return { ...search, ...rest, ...mode } as ToolSearchConfig;
+}
+
+function gatewayRow(spec: AdapterRowSpec): CostRow {
   return {
-    key: `mcp-${exposure}`,
-    label: `tool-search-mcp gateway, expose: '${exposure}'`,
-    exposure,
+    key: spec.key,
+    label: spec.label,
+    exposure: exposureOf(spec.options),
     async prepare(data) {
       // The upstream serves exactly the row's catalog (a `--tools` subset too), from a file of its own.
       const dir = await mkdtemp(path.join(tmpdir(), 'bench-cost-'));
       const catalogFile = path.join(dir, 'catalog.json');
+      const resultFile = path.join(dir, 'result.json');
+      writeFileSync(resultFile, '{}');
       await writeFile(
         catalogFile,
         JSON.stringify({ name: data.name, tools: data.tools, queries: [] }),
@@ -45,6 +74,7 @@ function gatewayRow(exposure: Exposure): CostRow {
               path.join(SOURCE, 'register-ts.ts'),
               path.join(SOURCE, 'cost-upstream.ts'),
               catalogFile,
+              resultFile,
             ],
           },
         },
@@ -52,7 +82,7 @@ function gatewayRow(exposure: Exposure): CostRow {
       });
       const gateway = createToolSearchGateway({
         upstreams,
-        toolSearch: { topK: COST_TOP_K, expose: exposure === 'proxy' ? 'proxy' : 'tools' },
+        ...(spec.options && { toolSearch: gatewayToolSearch(spec.options) }),
         log: () => undefined,
       });
       await gateway.ready();
@@ -104,6 +134,11 @@ function gatewayRow(exposure: Exposure): CostRow {
                     { type: 'tool_use', id: action.id, name: action.toolName, input: action.input },
                   ],
                 });
+                // Synchronous: the upstream reads it when the gateway forwards this call.
+                writeFileSync(
+                  resultFile,
+                  JSON.stringify({ text: conversation.currentToolResult() }),
+                );
                 const result = await client.callTool({
                   name: action.toolName,
                   arguments: action.input,
@@ -131,5 +166,7 @@ function gatewayRow(exposure: Exposure): CostRow {
   };
 }
 
-/** The `tool-search-mcp` gateway in each exposure. */
-export const gatewayRows = [gatewayRow('tools'), gatewayRow('proxy')];
+/** The `tool-search-mcp` gateway, one row per spec (`cost-rows.ts`). */
+export function gatewayRows(specs: readonly AdapterRowSpec[]): CostRow[] {
+  return specs.map(gatewayRow);
+}

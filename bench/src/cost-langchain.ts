@@ -16,15 +16,21 @@ import { tool } from '@langchain/core/tools';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { createAgent } from 'langchain';
 import { toolSearchMiddleware } from 'tool-search-langchain';
-import { type ConversationRecorder, catalogToolResult, SYSTEM_PROMPT } from './cost-recorder';
+import { CatalogResults, type ConversationRecorder, SYSTEM_PROMPT } from './cost-recorder';
 import type {
   ContentBlock,
   ConversationMessage,
   ModelRequest,
   ToolDefinition,
 } from './cost-request';
-import { COST_TOP_K, type CostRow, maxTurnSteps, withExpose } from './cost-row';
-import type { Exposure, ModelView, SeenResult } from './cost-script';
+import {
+  type AdapterRowSpec,
+  adapterOptions,
+  type CostRow,
+  exposureOf,
+  maxTurnSteps,
+} from './cost-row';
+import type { ModelView, SeenResult } from './cost-script';
 import type { DataTool } from './data';
 
 /** LangGraph's step limit per invoke: a model call and its tool calls are a few steps each. */
@@ -32,9 +38,9 @@ const GRAPH_STEPS_PER_MODEL_CALL = 4;
 
 type BindableTools = Parameters<ReturnType<typeof fakeModel>['bindTools']>[0];
 
-function langchainTools(catalog: readonly DataTool[]) {
+function langchainTools(catalog: readonly DataTool[], results: CatalogResults) {
   return catalog.map((data) =>
-    tool(async () => JSON.stringify(catalogToolResult(data.id)), {
+    tool(async () => JSON.stringify(results.result(data.id)), {
       name: data.id,
       description: data.description,
       schema: (data.inputSchema ?? { type: 'object', properties: {} }) as never,
@@ -113,23 +119,23 @@ function fromMessages(
   };
 }
 
-function langchainRow(exposure: Exposure): CostRow {
+function langchainRow(spec: AdapterRowSpec): CostRow {
   return {
-    key: `langchain-${exposure}`,
-    label: `tool-search-langchain, expose: '${exposure}'`,
-    exposure,
+    key: spec.key,
+    label: spec.label,
+    exposure: exposureOf(spec.options),
     async prepare(data) {
-      const tools = langchainTools(data.tools);
+      const results = new CatalogResults();
+      const tools = langchainTools(data.tools, results);
       return {
         async play(conversation, recorder) {
+          results.play(conversation);
           const calls = maxTurnSteps(conversation.plan);
           const agent = createAgent({
             model: recordingModel(recorder, calls),
             tools: [],
             systemPrompt: SYSTEM_PROMPT,
-            middleware: [
-              toolSearchMiddleware(withExpose({ tools, search: { topK: COST_TOP_K } }, exposure)),
-            ],
+            middleware: [toolSearchMiddleware(adapterOptions({ tools }, spec.options))],
           });
           let messages: BaseMessage[] = [];
           while (!conversation.finished) {
@@ -147,5 +153,7 @@ function langchainRow(exposure: Exposure): CostRow {
   };
 }
 
-/** `tool-search-langchain`'s middleware in each exposure. */
-export const langchainRows = [langchainRow('tools'), langchainRow('proxy')];
+/** `tool-search-langchain`'s middleware, one row per spec (`cost-rows.ts`). */
+export function langchainRows(specs: readonly AdapterRowSpec[]): CostRow[] {
+  return specs.map(langchainRow);
+}

@@ -15,8 +15,15 @@ import { createTool } from '@mastra/core/tools';
 import { ToolSearchProcessor } from 'tool-search-mastra';
 import { createRecordingModel } from './cost-ai-model';
 import { providerToolNames } from './cost-names';
-import { catalogToolResult, SYSTEM_PROMPT } from './cost-recorder';
-import { COST_TOP_K, type CostRow, maxTurnSteps, withExpose } from './cost-row';
+import { CatalogResults, SYSTEM_PROMPT } from './cost-recorder';
+import {
+  type AdapterRowSpec,
+  adapterOptions,
+  COST_TOP_K,
+  type CostRow,
+  exposureOf,
+  maxTurnSteps,
+} from './cost-row';
 import type { Exposure } from './cost-script';
 import type { DataTool } from './data';
 
@@ -33,6 +40,7 @@ const mastraNames = providerToolNames;
 function mastraTools(
   catalog: readonly DataTool[],
   names: ReadonlyMap<string, string>,
+  results: CatalogResults,
 ): MastraTools {
   const record: MastraTools = {};
   for (const data of catalog) {
@@ -41,7 +49,7 @@ function mastraTools(
       id: name,
       description: data.description,
       inputSchema: (data.inputSchema ?? { type: 'object' }) as MastraInputSchema,
-      execute: async () => catalogToolResult(data.id),
+      execute: async () => results.result(data.id),
     });
   }
   return record;
@@ -68,11 +76,13 @@ function mastraRow(options: {
     async prepare(data) {
       const names = mastraNames(data.tools);
       const ids = new Map([...names].map(([id, name]) => [name, id]));
-      const tools = mastraTools(data.tools, names);
+      const results = new CatalogResults();
+      const tools = mastraTools(data.tools, names, results);
       return {
         nameOf: (id) => names.get(id) ?? id,
         idOf: (name) => ids.get(name),
         async play(conversation, recorder) {
+          results.play(conversation);
           const agent = new Agent({
             id: 'cost-agent',
             name: 'cost-agent',
@@ -111,15 +121,15 @@ export const mastraBuiltinRow = mastraRow({
     new MastraToolSearchProcessor({ tools, search: { topK: COST_TOP_K } }) as unknown as Processor,
 });
 
-/** `tool-search-mastra`'s drop-in processor in each exposure. */
-export const mastraRows = (['tools', 'proxy'] as const).map((exposure) =>
-  mastraRow({
-    key: `mastra-${exposure}`,
-    label: `tool-search-mastra, expose: '${exposure}'`,
-    exposure,
-    processor: (tools) =>
-      new ToolSearchProcessor(
-        withExpose({ tools, search: { topK: COST_TOP_K } }, exposure),
-      ) as unknown as Processor,
-  }),
-);
+/** `tool-search-mastra`'s drop-in processor, one row per spec (`cost-rows.ts`). */
+export function mastraRows(specs: readonly AdapterRowSpec[]): CostRow[] {
+  return specs.map((spec) =>
+    mastraRow({
+      key: spec.key,
+      label: spec.label,
+      exposure: exposureOf(spec.options),
+      processor: (tools) =>
+        new ToolSearchProcessor(adapterOptions({ tools }, spec.options)) as unknown as Processor,
+    }),
+  );
+}

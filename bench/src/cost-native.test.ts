@@ -4,13 +4,8 @@ import { createAnthropicNativeRow } from './cost-anthropic-native';
 import type { RequestBody } from './cost-native';
 import { createOpenAINativeRow } from './cost-openai-native';
 import { type PlanStep, pickQueries, planConversation } from './cost-plan';
-import {
-  ANTHROPIC_CACHE,
-  type CachePricing,
-  OPENAI_CACHE,
-  prefixChange,
-  priceConversation,
-} from './cost-pricing';
+import { ANTHROPIC_CACHE, OPENAI_CACHE } from './cost-price-lists';
+import { type CachePricing, prefixChange, priceConversation } from './cost-pricing';
 import { ConversationRecorder } from './cost-recorder';
 import { BlockTokenizer, requestTokens } from './cost-request';
 import type { CostRow } from './cost-row';
@@ -52,12 +47,20 @@ const DATA: DataSet = {
   ],
 };
 
-/** Each cache read from the first token on: the arithmetic below then holds for a small prompt. */
-const ANTHROPIC_FROM_ZERO: CachePricing = { ...ANTHROPIC_CACHE, minimumCacheableTokens: 0 };
+/**
+ * Each cache read from the first token on, without the provider's tool-use prompt: the
+ * arithmetic below then holds for a small prompt's own tokens.
+ */
+const ANTHROPIC_FROM_ZERO: CachePricing = {
+  ...ANTHROPIC_CACHE,
+  minimumCacheableTokens: 0,
+  toolUsePromptTokens: 0,
+};
 const OPENAI_FROM_ZERO: CachePricing = {
   ...OPENAI_CACHE,
   minimumCachedTokens: 0,
   cacheIncrement: 1,
+  toolUsePromptTokens: 0,
 };
 
 const PROVIDERS = [

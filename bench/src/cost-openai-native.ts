@@ -29,7 +29,7 @@ import {
   type NativeRowOptions,
   type RequestBody,
 } from './cost-native';
-import { catalogToolResult, SYSTEM_PROMPT } from './cost-recorder';
+import { CatalogResults, SYSTEM_PROMPT } from './cost-recorder';
 import type {
   ContentBlock,
   ConversationMessage,
@@ -58,10 +58,12 @@ export function createOpenAINativeRow(options: NativeRowOptions = {}): CostRow {
     provider: 'openai',
     async prepare(data) {
       const { engine, names, ids } = createNativeCatalog(data);
+      const catalogResults = new CatalogResults();
       return {
         nameOf: (id) => names.get(id) ?? id,
         idOf: (name) => ids.get(name),
         async play(conversation, recorder) {
+          catalogResults.play(conversation);
           const session = engine.createSession({ threadId: `openai-native-${threads++}` });
           const search = await createOpenAIToolSearch(session);
           const respond = (body: RequestBody) => {
@@ -93,7 +95,7 @@ export function createOpenAINativeRow(options: NativeRowOptions = {}): CostRow {
                   acted = true;
                   const allowed = await session.isActive(item.name);
                   const output = allowed
-                    ? JSON.stringify(catalogToolResult(ids.get(item.name) ?? item.name))
+                    ? JSON.stringify(catalogResults.result(ids.get(item.name) ?? item.name))
                     : `Unknown tool ${item.name}`;
                   input.push(item, { type: 'function_call_output', call_id: item.call_id, output });
                 } else if (item.type === 'message') {

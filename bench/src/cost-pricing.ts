@@ -4,21 +4,42 @@
  * where the provider charges no write, sent at the base price). All prices are in base input
  * tokens: one uncached input token costs 1.
  *
- * The multipliers and limits are parameters (`ANTHROPIC_CACHE`, `OPENAI_CACHE`); bench/README.md
- * gives each one's source.
+ * The multipliers and limits are parameters: the named, dated price lists are in
+ * `cost-price-lists.ts`, and bench/README.md gives each one's source.
  */
-import type { TokenizedRequest } from './cost-request';
+import type { TokenizedBlock, TokenizedRequest } from './cost-request';
+
+/**
+ * A long-context premium: a request whose input (cached, written and uncached) exceeds
+ * `aboveInputTokens` pays every input token `inputFactor` times and every output token
+ * `outputFactor` times its usual price.
+ */
+export interface LongContextPricing {
+  aboveInputTokens: number;
+  inputFactor: number;
+  outputFactor: number;
+}
+
+/** What every price list has. */
+interface CommonPricing {
+  label: string;
+  /** An output token, in base input tokens. */
+  outputMultiplier: number;
+  /**
+   * The provider's own tool-use prompt, added to every request that has tools (its documented
+   * token count), before the tools: cached with them.
+   */
+  toolUsePromptTokens: number;
+  longContext?: LongContextPricing;
+}
 
 /** Anthropic's prompt cache: explicit breakpoints, a write premium, a read discount. */
-export interface AnthropicCachePricing {
+export interface AnthropicCachePricing extends CommonPricing {
   kind: 'anthropic';
-  label: string;
-  /** A 5-minute cache write, per token, in base input tokens. */
+  /** A cache write, per token, in base input tokens (it depends on the cache's lifetime). */
   writeMultiplier: number;
   /** A cache read (hit or refresh), per token. */
   readMultiplier: number;
-  /** An output token. */
-  outputMultiplier: number;
   /** A prefix shorter than this is neither written nor read (model-dependent). */
   minimumCacheableTokens: number;
   /** How many blocks before a breakpoint the cache looks back for an earlier entry. */
@@ -26,13 +47,10 @@ export interface AnthropicCachePricing {
 }
 
 /** OpenAI's automatic prompt cache: no breakpoints, no write premium. */
-export interface OpenAiCachePricing {
+export interface OpenAiCachePricing extends CommonPricing {
   kind: 'openai';
-  label: string;
   /** A cached input token, in base input tokens. */
   cachedMultiplier: number;
-  /** An output token. */
-  outputMultiplier: number;
   /** A prompt shorter than this is never cached. */
   minimumCachedTokens: number;
   /** Cached prefixes grow from the minimum in steps of this many tokens. */
@@ -42,33 +60,14 @@ export interface OpenAiCachePricing {
 /** A provider's cache pricing. */
 export type CachePricing = AnthropicCachePricing | OpenAiCachePricing;
 
-/**
- * Anthropic, Claude Sonnet 4.5 / 4.6 (base input $3 per million tokens): 5-minute cache writes
- * 1.25×, reads 0.1×, output 5× ($15); minimum cacheable prompt 1,024 tokens (4,096 for Opus 4.5 /
- * 4.6 and Haiku 4.5); the cache looks back 20 blocks from a breakpoint.
- */
-export const ANTHROPIC_CACHE: AnthropicCachePricing = {
-  kind: 'anthropic',
-  label: 'Anthropic (Claude Sonnet 4.5)',
-  writeMultiplier: 1.25,
-  readMultiplier: 0.1,
-  outputMultiplier: 5,
-  minimumCacheableTokens: 1024,
-  lookbackBlocks: 20,
-};
-
-/**
- * OpenAI, GPT-5 (base input $1.25 per million tokens): cached input $0.125 (0.1×), output $10 (8×);
- * caching is automatic from 1,024 tokens, in 128-token increments, with no write premium.
- */
-export const OPENAI_CACHE: OpenAiCachePricing = {
-  kind: 'openai',
-  label: 'OpenAI (GPT-5)',
-  cachedMultiplier: 0.1,
-  outputMultiplier: 8,
-  minimumCachedTokens: 1024,
-  cacheIncrement: 128,
-};
+/** How a conversation's requests are spread in time. */
+export interface PricingOptions {
+  /**
+   * The user pauses longer than the cache lives before every turn but the first: each turn's
+   * first request finds nothing cached.
+   */
+  cacheExpiresEachTurn?: boolean;
+}
 
 /** What one request costs. */
 export interface RequestCost {
@@ -89,6 +88,8 @@ export type PrefixChange = 'extends' | 'tools' | 'earlier';
 export interface PricedStep {
   request: TokenizedRequest;
   outputTokens: number;
+  /** The first request after a user message. */
+  turnStart?: boolean;
 }
 
 /**
@@ -104,22 +105,64 @@ export function prefixChange(previous: TokenizedRequest, current: TokenizedReque
   return toolsSame ? 'earlier' : 'tools';
 }
 
-/** Prices every request of a conversation, each against the one before it. */
+/**
+ * Prices every request of a conversation, each against the one before it (or against nothing,
+ * where the cache expired), with the provider's tool-use prompt and long-context premium.
+ */
 export function priceConversation(
   steps: readonly PricedStep[],
   pricing: CachePricing,
+  options: PricingOptions = {},
 ): RequestCost[] {
   const costs: RequestCost[] = [];
   let previous: CacheState | undefined;
   for (const step of steps) {
+    if (options.cacheExpiresEachTurn && step.turnStart) previous = undefined;
+    const sent = { ...step, request: withToolUsePrompt(step.request, pricing.toolUsePromptTokens) };
     const priced =
       pricing.kind === 'anthropic'
-        ? priceAnthropic(previous, step, pricing)
-        : priceOpenAi(previous, step, pricing);
-    costs.push(priced.cost);
+        ? priceAnthropic(previous, sent, pricing)
+        : priceOpenAi(previous, sent, pricing);
+    costs.push(withLongContext(priced.cost, pricing.longContext, pricing.outputMultiplier));
     previous = priced.state;
   }
   return costs;
+}
+
+/** The provider's tool-use prompt as a block, by token count: the same block on every request. */
+const toolUsePrompts = new Map<number, TokenizedBlock>();
+
+/**
+ * The request as the provider renders it: its tool-use prompt before the tools when it has tools.
+ * The prompt's block has a key and tokens no tokenized text has (both negative).
+ */
+export function withToolUsePrompt(request: TokenizedRequest, tokens: number): TokenizedRequest {
+  if (tokens <= 0 || request.toolBlocks === 0) return request;
+  let block = toolUsePrompts.get(tokens);
+  if (block === undefined) {
+    block = { key: -1 - tokens, tokens: Array.from({ length: tokens }, (_, index) => -1 - index) };
+    toolUsePrompts.set(tokens, block);
+  }
+  return {
+    blocks: [block, ...request.blocks],
+    toolBlocks: request.toolBlocks + 1,
+    systemBlocks: request.systemBlocks,
+  };
+}
+
+/** A request's cost with the long-context premium, when its input is above the threshold. */
+function withLongContext(
+  cost: RequestCost,
+  premium: LongContextPricing | undefined,
+  outputMultiplier: number,
+): RequestCost {
+  if (premium === undefined || cost.inputTokens <= premium.aboveInputTokens) return cost;
+  const output = cost.outputTokens * outputMultiplier;
+  const input = cost.priced - output;
+  return {
+    ...cost,
+    priced: input * premium.inputFactor + output * premium.outputFactor,
+  };
 }
 
 /** What a priced request leaves in the cache for the next one. */

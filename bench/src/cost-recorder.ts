@@ -10,9 +10,38 @@ import type { ModelAction, ModelView, ScriptedConversation } from './cost-script
 export const SYSTEM_PROMPT =
   'You are a helpful assistant. Use the tools you are given to answer the user; say so when none fits.';
 
-/** What a catalog tool returns in every framework (an object; the gateway's upstream sends its JSON). */
-export function catalogToolResult(id: string): { status: string; tool: string } {
-  return { status: 'done', tool: id };
+/** A catalog tool's result: `{ status, tool }` (minimal content), or an MCP tool's result. */
+export type CatalogToolResult =
+  | { status: string; tool: string }
+  | { content: { type: 'text'; text: string }[] };
+
+/**
+ * What a catalog tool returns in every framework. Without `text` (minimal content), the small
+ * object the script has always used; with it, what an MCP tool returns (`CallToolResult`), which
+ * each framework serializes as it serializes any object (the gateway's upstream sends the text).
+ * @param id - the tool's data id
+ * @param text - the real output to return
+ */
+export function catalogToolResult(id: string, text?: string): CatalogToolResult {
+  return text === undefined ? { status: 'done', tool: id } : { content: [{ type: 'text', text }] };
+}
+
+/**
+ * The results of a prepared row's catalog tools: the row's tools are built once per catalog and
+ * answer from the conversation being played, whose last call names the step (and so the text).
+ */
+export class CatalogResults {
+  #conversation: ScriptedConversation | undefined;
+
+  /** Sets the conversation the row plays now. */
+  play(conversation: ScriptedConversation): void {
+    this.#conversation = conversation;
+  }
+
+  /** What the catalog tool `id` returns for the call being run. */
+  result(id: string): CatalogToolResult {
+    return catalogToolResult(id, this.#conversation?.currentToolResult());
+  }
 }
 
 /** Records a conversation's requests, tokenized, with the tokens of the model's answer to each. */
@@ -29,10 +58,12 @@ export class ConversationRecorder {
   /** Records what the model was sent and returns its move. */
   respond(request: ModelRequest, view: ModelView): ModelAction {
     const tokenized: TokenizedRequest = this.#tokenizer.request(request);
+    const turnStart = this.#conversation.takeTurnStart();
     const action = this.#conversation.act(view);
     this.steps.push({
       request: tokenized,
       outputTokens: this.#tokenizer.outputTokens(toContent(action)),
+      turnStart,
     });
     return action;
   }

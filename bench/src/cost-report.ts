@@ -1,34 +1,14 @@
-/** The markdown tables `bench:cost` prints. */
+/** The per-scenario markdown tables `bench:cost` prints. */
+import { PRICE_VARIANTS, type PriceKey } from './cost-price-lists';
 import type { CachePricing } from './cost-pricing';
 import type { CostRow, Provider } from './cost-row';
-import type { ConversationTally } from './cost-script';
+import type { RowResult } from './cost-run';
 import { count, markdownTable } from './format';
 
-/** What one row did in one scenario. */
-export interface RowResult {
-  row: CostRow;
-  /** Why the row has no figures. */
-  skipped?: string;
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  anthropic: Totals;
-  openai: Totals;
-  toolsChanged: number;
-  earlierChanged: number;
-  tally: ConversationTally;
-  seconds: number;
-}
-
-/** A conversation's cache figures under one provider: tokens, and the price in base input tokens. */
-export interface Totals {
-  cached: number;
-  written: number;
-  priced: number;
-}
+export type { RowResult, Totals } from './cost-run';
 
 /** `value` as a multiple of `base` ("0.42×"), empty without a base. */
-function ratio(value: number, base: number | undefined): string {
+export function ratio(value: number, base: number | undefined): string {
   if (base === undefined || !(base > 0)) return '';
   return `${(value / base).toFixed(2)}×`;
 }
@@ -37,33 +17,59 @@ function ratio(value: number, base: number | undefined): string {
 const OTHER_PROVIDER = 'n/a';
 
 /** Whether a provider's price list applies to a row. */
-function priced(row: CostRow, provider: Provider): boolean {
+export function priced(row: CostRow, provider: Provider): boolean {
   return row.provider === undefined || row.provider === provider;
+}
+
+/** The every-tool row of a scenario's results, when it ran. */
+export function baseline(results: readonly RowResult[]): RowResult | undefined {
+  return results.find((result) => result.row.exposure === 'every-tool' && !result.skipped);
+}
+
+/** Requests per tool use, to one decimal; empty without a tool use. */
+export function perToolUse(result: RowResult): string {
+  return result.requestsPerToolUse === undefined ? '' : result.requestsPerToolUse.toFixed(1);
+}
+
+/** The ratios to every tool under a provider's variants, "0.57 / 0.60 / ...". */
+function variantRatios(result: RowResult, base: RowResult | undefined, provider: Provider): string {
+  return PRICE_VARIANTS.filter((variant) => variant.provider === provider)
+    .map((variant) => ratio(result.prices[variant.key].priced, base?.prices[variant.key].priced))
+    .map((text) => text.replace('×', ''))
+    .join(' / ');
+}
+
+function variantLabels(provider: Provider): string {
+  return PRICE_VARIANTS.filter((variant) => variant.provider === provider)
+    .map((variant) => variant.label)
+    .join(' / ');
 }
 
 /** One scenario's table: a line per row. */
 export function scenarioTable(results: readonly RowResult[]): string {
-  const base = results.find((result) => result.row.exposure === 'every-tool' && !result.skipped);
+  const base = baseline(results);
   const rows = results.map((result) => {
     if (result.skipped !== undefined)
-      return [result.row.label, result.skipped, ...Array(9).fill('')];
+      return [result.row.label, result.skipped, ...Array(11).fill('')];
+    const main = (key: PriceKey) => result.prices[key];
     const anthropic = priced(result.row, 'anthropic')
       ? [
-          `${count(result.anthropic.cached)} / ${count(result.anthropic.written)}`,
-          count(Math.round(result.anthropic.priced)),
-          ratio(result.anthropic.priced, base?.anthropic.priced),
+          `${count(main('anthropic').cached)} / ${count(main('anthropic').written)}`,
+          count(Math.round(main('anthropic').priced)),
+          variantRatios(result, base, 'anthropic'),
         ]
       : [OTHER_PROVIDER, OTHER_PROVIDER, ''];
     const openai = priced(result.row, 'openai')
       ? [
-          count(result.openai.cached),
-          count(Math.round(result.openai.priced)),
-          ratio(result.openai.priced, base?.openai.priced),
+          count(main('openai').cached),
+          count(Math.round(main('openai').priced)),
+          variantRatios(result, base, 'openai'),
         ]
       : [OTHER_PROVIDER, OTHER_PROVIDER, ''];
     return [
       result.row.label,
       count(result.requests),
+      perToolUse(result),
       count(result.inputTokens),
       count(result.outputTokens),
       ...anthropic,
@@ -75,34 +81,39 @@ export function scenarioTable(results: readonly RowResult[]): string {
     [
       'row',
       'requests',
+      'requests per tool use',
       'input tokens',
       'output tokens',
       'Anthropic read / written',
       'Anthropic priced',
-      'vs every tool',
+      `vs every tool (${variantLabels('anthropic')})`,
       'OpenAI cached',
       'OpenAI priced',
-      'vs every tool',
+      `vs every tool (${variantLabels('openai')})`,
       'prefix breaks: tools / earlier',
     ],
     rows,
   );
 }
 
-/** Rows whose searches found nothing, that missed loads, or made calls the schema would refuse. */
+/** Rows whose searches found nothing or missed, that missed loads, or made invalid calls. */
 export function tallyNote(results: readonly RowResult[]): string {
   const notes: string[] = [];
   for (const result of results) {
     if (result.skipped !== undefined) continue;
     const { tally } = result;
+    const uses = tally.loads + tally.missedLoads;
     const parts: string[] = [];
     if (tally.emptySearches > 0)
       parts.push(`${tally.emptySearches} of ${tally.searches} searches found nothing`);
     if (tally.searchMisses > 0)
       parts.push(
-        `${tally.searchMisses} of ${tally.loads + tally.missedLoads} loads named a tool its search had not shown`,
+        `${tally.searchMisses} of ${uses} tool uses searched again by name` +
+          (tally.namedLoads > 0 ? ` (${tally.namedLoads} then loaded by name)` : ''),
       );
-    if (tally.missedLoads > 0) parts.push(`${tally.loads} loads (${tally.missedLoads} missed)`);
+    if (tally.definitionCalls > 0)
+      parts.push(`${tally.definitionCalls} tools called from a search answer's definition`);
+    if (tally.missedLoads > 0) parts.push(`${tally.missedLoads} of ${uses} tool uses failed`);
     if (tally.validCalls < tally.calls)
       parts.push(
         `${tally.calls - tally.validCalls} of ${tally.calls} calls with arguments the script could not make valid`,
@@ -112,35 +123,13 @@ export function tallyNote(results: readonly RowResult[]): string {
   return notes.length === 0 ? '' : `\n${notes.map((note) => `- ${note}`).join('\n')}\n`;
 }
 
-/**
- * Each row's priced total against every tool, one column per scenario; a row that speaks the other
- * provider's API is left out.
- */
-export function summaryTable(
-  labels: readonly string[],
-  byScenario: readonly { label: string; results: readonly RowResult[] }[],
-  pricing: Provider,
-): string {
-  const applies = (label: string) =>
-    byScenario.some(({ results }) =>
-      results.some((result) => result.row.label === label && priced(result.row, pricing)),
-    );
-  const rows = labels.filter(applies).map((label) => [
-    label,
-    ...byScenario.map(({ results }) => {
-      const base = results.find((result) => result.row.exposure === 'every-tool');
-      const result = results.find((candidate) => candidate.row.label === label);
-      if (result === undefined) return '';
-      if (result.skipped !== undefined || !priced(result.row, pricing)) return 'n/a';
-      return ratio(result[pricing].priced, base?.[pricing].priced);
-    }),
-  ]);
-  return markdownTable(['row', ...byScenario.map(({ label }) => label)], rows);
-}
-
-/** A provider's pricing in one sentence, for the report's header. */
+/** A price list in one sentence, for the report's header. */
 export function describePricing(pricing: CachePricing): string {
+  const premium = pricing.longContext
+    ? `; above ${count(pricing.longContext.aboveInputTokens)} input tokens ${pricing.longContext.inputFactor}× input and ${pricing.longContext.outputFactor}× output`
+    : '';
+  const prompt = `tool-use prompt ${count(pricing.toolUsePromptTokens)} tokens`;
   return pricing.kind === 'anthropic'
-    ? `${pricing.label}: cache write ${pricing.writeMultiplier}×, read ${pricing.readMultiplier}×, output ${pricing.outputMultiplier}×, minimum ${count(pricing.minimumCacheableTokens)} tokens, breakpoints at the end of the tools, of the system prompt and of the request.`
-    : `${pricing.label}: cached input ${pricing.cachedMultiplier}×, output ${pricing.outputMultiplier}×, from ${count(pricing.minimumCachedTokens)} tokens in ${pricing.cacheIncrement}-token steps, no write premium.`;
+    ? `${pricing.label}: cache write ${pricing.writeMultiplier}×, read ${pricing.readMultiplier}×, output ${pricing.outputMultiplier}×, minimum ${count(pricing.minimumCacheableTokens)} tokens, breakpoints at the end of the tools, of the system prompt and of the request; ${prompt}${premium}.`
+    : `${pricing.label}: cached input ${pricing.cachedMultiplier}×, output ${pricing.outputMultiplier}×, from ${count(pricing.minimumCachedTokens)} tokens in ${pricing.cacheIncrement}-token steps, no write premium; ${prompt}${premium}.`;
 }

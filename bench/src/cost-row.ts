@@ -35,12 +35,50 @@ export interface PreparedRow {
 }
 
 /**
- * The adapter's options with `expose` set. Adapters without the option ignore it; a proxy row then
- * finds no `call_tool` among the meta-tools and is shown as not applicable.
+ * What a row passes to its adapter besides the tools, through the adapter's own options (an
+ * adapter ignores an option it does not have). Issue 31's options go here: `search.definitions`
+ * (definitions in a search answer) and `toolSearch` (`'auto'`: every tool below a threshold).
  */
-export function withExpose<T extends object>(options: T, exposure: Exposure): T {
-  if (exposure === 'every-tool') return options;
-  return Object.assign({}, options, { expose: exposure });
+export interface RowOptions {
+  expose?: 'tools' | 'proxy';
+  search?: { topK?: number; definitions?: number };
+  toolSearch?: boolean | 'auto' | { threshold: number };
+}
+
+/**
+ * `expose: 'tools'` as every adapter row sets it, always searching (`toolSearch: true`): the row
+ * measures tool search itself, whatever the catalog weighs; the defaults rows measure `'auto'`.
+ */
+export const TOOLS_OPTIONS: RowOptions = {
+  expose: 'tools',
+  search: { topK: COST_TOP_K },
+  toolSearch: true,
+};
+/** `expose: 'proxy'`, always searching, with the package's own default for the definitions. */
+export const PROXY_OPTIONS: RowOptions = {
+  expose: 'proxy',
+  search: { topK: COST_TOP_K },
+  toolSearch: true,
+};
+
+/** One adapter row: its key, its label, and its options (`undefined`: the package's defaults). */
+export interface AdapterRowSpec {
+  key: string;
+  label: string;
+  options: RowOptions | undefined;
+}
+
+/** How the script should expect a row to expose tools. */
+export function exposureOf(options: RowOptions | undefined): Exposure {
+  return options?.expose ?? 'default';
+}
+
+/**
+ * An adapter's options: its own (the tools, say) with the row's on top; the package's defaults
+ * are its own alone.
+ */
+export function adapterOptions<T extends object>(own: T, options: RowOptions | undefined): T {
+  return options === undefined ? own : { ...own, ...options };
 }
 
 /** More model calls than any turn of a plan makes: the loop's own step limit never ends a turn. */

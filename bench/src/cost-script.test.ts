@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ConversationContent } from './cost-content';
 import { type PlanStep, planConversation } from './cost-plan';
-import { type ModelAction, type ModelView, ScriptedConversation } from './cost-script';
+import { type Exposure, type ModelView, ScriptedConversation } from './cost-script';
 import type { DataQuery, DataTool } from './data';
 
 const kinds = (plan: PlanStep[] | string) =>
@@ -46,105 +47,274 @@ const TOOLS: DataTool[] = [
     inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   },
   { id: 'send_email', description: 'Send an email', inputSchema: { type: 'object' } },
+  { id: 'book_room', description: 'Book a meeting room', inputSchema: { type: 'object' } },
 ];
 const QUERIES: DataQuery[] = [
   { query: 'weather in Paris', relevant: ['get_weather'] },
   { query: 'mail Bob', relevant: ['send_email'] },
 ];
 
-function conversation(exposure: 'every-tool' | 'tools' | 'proxy', plan = planConversation(4, 1)) {
+const META = ['search_tools', 'load_tool'];
+const PROXY_META = [...META, 'call_tool'];
+
+function conversation(
+  exposure: Exposure,
+  plan = planConversation(4, 1),
+  content?: ConversationContent,
+) {
   return new ScriptedConversation({
     plan: plan as PlanStep[],
     queries: QUERIES,
     exposure,
     tools: new Map(TOOLS.map((tool) => [tool.id, tool])),
+    ...(content && { content }),
   });
 }
 
-const view = (toolNames: string[], results: ModelView['results'] = []): ModelView => ({
-  toolNames,
-  results,
+/**
+ * A framework stand-in: the tools offered and every tool result so far, as a prompt shows them.
+ * `answer` gives the result of each tool call the model makes.
+ */
+class View {
+  readonly results: ModelView['results'][number][] = [];
+  constructor(public toolNames: string[]) {}
+  get(): ModelView {
+    return { toolNames: this.toolNames, results: [...this.results] };
+  }
+  answer(toolName: string, output: unknown): void {
+    this.results.push({ toolName, output });
+  }
+}
+
+const found = (...names: string[]) => ({ results: names.map((name) => ({ name })) });
+const withDefinitions = (shown: string[], defined: string[]) => ({
+  ...found(...shown),
+  tools: defined.map((name) => ({ name, description: name, inputSchema: { type: 'object' } })),
 });
 
 describe('ScriptedConversation', () => {
   it('searches, loads the labelled tool the search showed, and calls it with valid arguments', () => {
     const played = conversation('tools');
     expect(played.nextUserMessage()).toBe('weather in Paris');
-    const meta = ['search_tools', 'load_tool'];
-    expect(played.act(view(meta))).toMatchObject({
+    const view = new View(META);
+    expect(played.act(view.get())).toMatchObject({
       toolName: 'search_tools',
       input: { query: 'weather in Paris' },
     });
-    const found = { results: [{ name: 'send_email' }, { name: 'get_weather' }] };
-    const searched = [{ toolName: 'search_tools', output: found }];
-    expect(played.act(view(meta, searched))).toMatchObject({
+    view.answer('search_tools', found('send_email', 'get_weather'));
+    expect(played.act(view.get())).toMatchObject({
       toolName: 'load_tool',
       input: { toolName: 'get_weather' },
     });
-    const loaded = [...searched, { toolName: 'load_tool', output: '{"success":true}' }];
-    const call = played.act(view([...meta, 'get_weather'], loaded)) as ModelAction;
-    expect(call).toMatchObject({ toolName: 'get_weather', input: { city: 'example' } });
-    const called = [...loaded, { toolName: 'get_weather', output: { status: 'done' } }];
-    expect(played.act(view(meta, called))).toEqual({ text: 'Here is the answer to step 4.' });
-    expect(played.finished).toBe(true);
-    expect(played.tally).toEqual({
-      searches: 1,
-      emptySearches: 0,
-      searchMisses: 0,
-      loads: 1,
-      missedLoads: 0,
-      calls: 1,
-      validCalls: 1,
+    view.answer('load_tool', '{"success":true}');
+    view.toolNames = [...META, 'get_weather'];
+    expect(played.act(view.get())).toMatchObject({
+      toolName: 'get_weather',
+      input: { city: 'example' },
     });
+    view.answer('get_weather', { status: 'done' });
+    expect(played.act(view.get())).toEqual({ text: 'Here is the answer to step 4.' });
+    expect(played.finished).toBe(true);
+    expect(played.tally).toMatchObject({ searches: 1, searchMisses: 0, loads: 1, calls: 1 });
+    expect(played.requestsPerToolUse).toBe(3);
   });
 
-  it('calls through call_tool under proxy, and gives up when call_tool is not offered', () => {
+  it('calls through call_tool under proxy, and gives up when the meta-tools have no call_tool', () => {
     const proxy = conversation('proxy');
-    const meta = ['search_tools', 'load_tool', 'call_tool'];
-    proxy.act(view(meta));
-    const searched = [{ toolName: 'search_tools', output: { results: [{ name: 'get_weather' }] } }];
-    proxy.act(view(meta, searched));
-    const loaded = [...searched, { toolName: 'load_tool', output: { success: true } }];
-    expect(proxy.act(view(meta, loaded))).toMatchObject({
+    const view = new View(PROXY_META);
+    proxy.act(view.get());
+    view.answer('search_tools', found('get_weather'));
+    proxy.act(view.get());
+    view.answer('load_tool', { success: true });
+    expect(proxy.act(view.get())).toMatchObject({
       toolName: 'call_tool',
       input: { name: 'get_weather', arguments: { city: 'example' } },
     });
 
     const without = conversation('proxy');
-    expect(without.act(view(['search_tools', 'load_tool']))).toEqual({ text: 'n/a' });
+    expect(without.act(new View(META).get())).toEqual({ text: 'n/a' });
     expect(without.unsupported).toBe(true);
     expect(without.finished).toBe(true);
   });
 
-  it('skips searches and loads when every tool is sent, and calls the labelled tool', () => {
-    const every = conversation('every-tool');
-    expect(every.nextUserMessage()).toBe('weather in Paris');
-    expect(every.act(view(['get_weather', 'send_email']))).toMatchObject({
-      toolName: 'get_weather',
-      input: { city: 'example' },
-    });
-    expect(every.act(view(['get_weather', 'send_email']))).toHaveProperty('text');
-    expect(every.finished).toBe(true);
+  it('calls at once, in one request, a tool it is given (every tool, or auto below its threshold)', () => {
+    for (const exposure of ['every-tool', 'proxy', 'default'] as const) {
+      const played = conversation(exposure);
+      expect(played.nextUserMessage()).toBe('weather in Paris');
+      const view = new View(TOOLS.map((tool) => tool.id));
+      expect(played.act(view.get())).toMatchObject({
+        toolName: 'get_weather',
+        input: { city: 'example' },
+      });
+      expect(played.unsupported).toBe(false);
+      expect(played.act(view.get())).toHaveProperty('text');
+      expect(played.finished).toBe(true);
+      expect(played.requestsPerToolUse).toBe(1);
+    }
   });
 
   it('counts each search once, though the steps after it still show its result', () => {
     const played = conversation('tools', planConversation(5, 1));
-    const meta = ['search_tools', 'load_tool'];
-    played.act(view(meta));
-    const searched = [{ toolName: 'search_tools', output: { results: [] } }];
-    played.act(view(meta, searched));
-    played.act(view(meta, searched));
+    const view = new View(META);
+    played.act(view.get());
+    view.answer('search_tools', { results: [] });
+    played.act(view.get());
+    played.act(view.get());
     expect(played.tally).toMatchObject({ searches: 1, emptySearches: 1 });
   });
 
-  it('loads the labelled tool by name when the search did not show it, and counts the miss', () => {
+  it('searches again with the tool name when the search did not show it, then loads it', () => {
     const played = conversation('tools');
-    played.act(view(['search_tools', 'load_tool']));
-    const nothing = [{ toolName: 'search_tools', output: { results: [] } }];
-    expect(played.act(view(['search_tools', 'load_tool'], nothing))).toMatchObject({
+    const view = new View(META);
+    played.act(view.get());
+    view.answer('search_tools', found('send_email'));
+    expect(played.act(view.get())).toMatchObject({
+      toolName: 'search_tools',
+      input: { query: 'get_weather' },
+    });
+    view.answer('search_tools', found('get_weather'));
+    const load = played.act(view.get());
+    expect(load).toMatchObject({ toolName: 'load_tool', input: { toolName: 'get_weather' } });
+    view.answer('load_tool', { success: true });
+    view.toolNames = [...META, 'get_weather'];
+    expect(played.act(view.get())).toMatchObject({ toolName: 'get_weather' });
+    expect(played.tally).toMatchObject({ searches: 2, searchMisses: 1, namedLoads: 0, loads: 1 });
+    expect(played.requestsPerToolUse).toBe(4);
+  });
+
+  it('loads the tool by name when the search by name misses too', () => {
+    const played = conversation('proxy');
+    const view = new View(PROXY_META);
+    played.act(view.get());
+    view.answer('search_tools', found());
+    played.act(view.get());
+    view.answer('search_tools', found('send_email'));
+    expect(played.act(view.get())).toMatchObject({
       toolName: 'load_tool',
       input: { toolName: 'get_weather' },
     });
-    expect(played.tally).toMatchObject({ searches: 1, emptySearches: 1, searchMisses: 1 });
+    view.answer('load_tool', { success: true });
+    expect(played.act(view.get())).toMatchObject({ toolName: 'call_tool' });
+    expect(played.tally).toMatchObject({ searchMisses: 1, namedLoads: 1, loads: 1 });
+  });
+
+  it('calls a tool at once when the search answer carries its definition and call_tool is offered', () => {
+    const played = conversation('proxy');
+    const view = new View(PROXY_META);
+    played.act(view.get());
+    view.answer('search_tools', withDefinitions(['get_weather', 'send_email'], ['get_weather']));
+    expect(played.act(view.get())).toMatchObject({
+      toolName: 'call_tool',
+      input: { name: 'get_weather', arguments: { city: 'example' } },
+    });
+    expect(played.tally).toMatchObject({ definitionCalls: 1, loads: 1 });
+    expect(played.requestsPerToolUse).toBe(2);
+  });
+
+  it('loads a tool the answer lists without its definition, or when no call_tool is offered', () => {
+    const proxy = conversation('proxy');
+    const view = new View(PROXY_META);
+    proxy.act(view.get());
+    view.answer('search_tools', withDefinitions(['send_email', 'get_weather'], ['send_email']));
+    expect(proxy.act(view.get())).toMatchObject({ toolName: 'load_tool' });
+
+    const tools = conversation('tools');
+    const toolsView = new View(META);
+    tools.act(toolsView.get());
+    toolsView.answer('search_tools', withDefinitions(['get_weather'], ['get_weather']));
+    expect(tools.act(toolsView.get())).toMatchObject({ toolName: 'load_tool' });
+    expect(tools.tally.definitionCalls).toBe(0);
+  });
+
+  it('calls without searching a tool whose definition an earlier search answer carried', () => {
+    const played = conversation('proxy', planConversation(7, 2));
+    const view = new View(PROXY_META);
+    played.act(view.get());
+    view.answer(
+      'search_tools',
+      withDefinitions(['get_weather', 'send_email'], ['get_weather', 'send_email']),
+    );
+    played.act(view.get()); // calls get_weather
+    view.answer('call_tool', { status: 'done' });
+    expect(played.act(view.get())).toMatchObject({
+      toolName: 'call_tool',
+      input: { name: 'send_email' },
+    });
+    expect(played.tally).toMatchObject({ searches: 1, loads: 2 });
+    expect(played.requestsPerToolUse).toBe(1.5);
+  });
+
+  it('natively, calls a tool its search found (the search was the load)', () => {
+    const played = conversation('native');
+    // Natively every catalog tool is listed, deferred.
+    const view = new View(['search_tools', ...TOOLS.map((tool) => tool.id)]);
+    played.act(view.get());
+    view.answer('search_tools', found('get_weather'));
+    expect(played.act(view.get())).toMatchObject({ toolName: 'get_weather' });
+    expect(played.requestsPerToolUse).toBe(2);
+  });
+
+  it('natively, searches again by name after a miss, and fails the tool use after a second one', () => {
+    const played = conversation('native');
+    const view = new View(['search_tools', ...TOOLS.map((tool) => tool.id)]);
+    played.act(view.get());
+    view.answer('search_tools', found('send_email'));
+    expect(played.act(view.get())).toMatchObject({
+      toolName: 'search_tools',
+      input: { query: 'get_weather' },
+    });
+    view.answer('search_tools', found('book_room'));
+    expect(played.act(view.get())).toEqual({ text: 'I found no tool for that (step 3).' });
+    expect(played.tally).toMatchObject({ searchMisses: 1, missedLoads: 1, loads: 0, calls: 0 });
+    expect(played.requestsPerToolUse).toBeUndefined();
+  });
+
+  it('gives each request its own call id, a step that takes two requests too', () => {
+    const played = conversation('tools');
+    const view = new View(META);
+    const ids = new Set<string>();
+    const record = (action: ReturnType<ScriptedConversation['act']>) => {
+      if ('id' in action) ids.add(action.id);
+    };
+    record(played.act(view.get()));
+    view.answer('search_tools', found());
+    record(played.act(view.get()));
+    view.answer('search_tools', found('get_weather'));
+    record(played.act(view.get()));
+    expect(ids.size).toBe(3);
+  });
+});
+
+describe('ScriptedConversation content', () => {
+  const POOL = {
+    toolResults: ['first real output', 'second real output', 'third real output'],
+    prose: ['The server lists its tools.', 'Each tool has a schema.', 'Results come back as text.'],
+    requests: QUERIES.map((query) => query.query),
+  };
+
+  it('opens each turn with its request, marks the first request of a turn, and answers from the pool', () => {
+    const content = new ConversationContent({ mode: 'real', pool: POOL, seed: 'test' });
+    const played = conversation('tools', planConversation(4, 1), content);
+    const message = played.nextUserMessage();
+    expect(message.startsWith('weather in Paris')).toBe(true);
+    expect(played.takeTurnStart()).toBe(true);
+    expect(played.takeTurnStart()).toBe(false);
+    const view = new View(META);
+    played.act(view.get());
+    view.answer('search_tools', found('get_weather'));
+    played.act(view.get());
+    view.answer('load_tool', { success: true });
+    view.toolNames = [...META, 'get_weather'];
+    played.act(view.get());
+    expect(POOL.toolResults).toContain(played.currentToolResult());
+    expect(played.currentToolResult()).toBe(content.toolResult(2));
+    const answer = played.act(view.get()) as { text: string };
+    expect(POOL.prose.some((sentence) => answer.text.includes(sentence))).toBe(true);
+  });
+
+  it('keeps the minimal script by default', () => {
+    const played = conversation('tools');
+    expect(played.nextUserMessage()).toBe('weather in Paris');
+    expect(played.currentToolResult()).toBeUndefined();
   });
 });

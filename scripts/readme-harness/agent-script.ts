@@ -1,10 +1,11 @@
 // What every scripted model of the README harnesses does, whatever its framework: search for the
-// task, load the first result, call it (through call_tool when the snippet's tool search keeps
-// the tools fixed, `expose: 'proxy'`), answer with what it returned. It acts only on the tool
+// task, run the first result (through call_tool at once when the search answered its definition,
+// `expose: 'proxy'`; else load it, then call it), answer with what it returned; or, when the
+// catalog is given directly (under the `toolSearch: 'auto'` threshold), call the tool. It acts only on the tool
 // results it is shown, so a snippet whose tool search does not work cannot get to the answer.
 
 /** The task the scripted models are given, and the input they call the found tool with. */
-export const TASK = { query: 'weather in Paris', input: { city: 'Paris' } };
+export const TASK = { query: 'weather in Paris', tool: 'get_weather', input: { city: 'Paris' } };
 
 /** A tool result as the model sees it in its prompt. */
 export interface SeenResult {
@@ -29,17 +30,26 @@ export interface CallRecord {
  */
 export function nextMove(results: readonly SeenResult[], tools: readonly string[] = []): Move {
   const last = results.at(-1);
-  if (!last) return { toolName: 'search_tools', input: { query: TASK.query } };
+  if (!last) {
+    // Below the `toolSearch: 'auto'` threshold the catalog is given directly: call the tool.
+    if (!tools.includes('search_tools') && tools.includes(TASK.tool))
+      return { toolName: TASK.tool, input: TASK.input };
+    return { toolName: 'search_tools', input: { query: TASK.query } };
+  }
   const output = parse(last.output) as {
     results?: { name?: unknown }[];
+    tools?: { name?: unknown }[];
     success?: unknown;
     toolName?: unknown;
   };
   if (last.toolName === 'search_tools') {
     const found = output.results?.[0]?.name;
-    return typeof found === 'string'
-      ? { toolName: 'load_tool', input: { toolName: found } }
-      : { text: 'Search found nothing.' };
+    if (typeof found !== 'string') return { text: 'Search found nothing.' };
+    // The best results come with their definitions under proxy: run the top one at once.
+    const defined = output.tools?.some((tool) => tool.name === found) ?? false;
+    return defined && tools.includes(CALL_TOOL)
+      ? { toolName: CALL_TOOL, input: { name: found, arguments: TASK.input } }
+      : { toolName: 'load_tool', input: { toolName: found } };
   }
   if (last.toolName === 'load_tool') {
     if (output.success !== true || typeof output.toolName !== 'string')
@@ -58,15 +68,24 @@ const CALL_TOOL = 'call_tool';
 const META_TOOLS = ['search_tools', 'load_tool', 'unload_tool', CALL_TOOL];
 
 /**
- * Throws unless the run went the way tool search promises: the first call offered
+ * Throws unless the run went the way tool search promises. `'search'`: the first call offered
  * `search_tools` and no catalog tool, and the model later called a catalog tool it was offered
- * (so `load_tool` worked).
+ * (directly, or through `call_tool`). `'direct'` (a catalog under the `toolSearch: 'auto'`
+ * threshold): the first call offered the catalog and no meta-tool, and the model called it.
  */
-export function verifyCalls(calls: readonly CallRecord[]): void {
+export function verifyCalls(
+  calls: readonly CallRecord[],
+  expected: 'search' | 'direct' = 'search',
+): void {
   const first = calls[0];
   if (!first) throw new Error('README harness: the snippet never called the model');
   const leaked = first.tools.filter((name) => !META_TOOLS.includes(name));
-  if (!first.tools.includes('search_tools') || leaked.length > 0) {
+  if (expected === 'direct') {
+    if (first.tools.some((name) => META_TOOLS.includes(name)) || !first.tools.includes(TASK.tool))
+      throw new Error(
+        `README harness: a catalog under the auto threshold should be offered directly, without meta-tools; the first call offered ${first.tools.join(', ')}`,
+      );
+  } else if (!first.tools.includes('search_tools') || leaked.length > 0) {
     throw new Error(
       `README harness: the first call should offer search_tools and no catalog tool; it offered ${first.tools.join(', ')}`,
     );

@@ -34,6 +34,18 @@ export const catalog: ToolSet = {
   }),
 };
 
+/**
+ * "Hundreds of tools", as the snippet's comment says: reports of a few dozen tokens each, so the
+ * catalog weighs more than the `toolSearch: 'auto'` threshold and is searched.
+ */
+for (let index = 0; index < 200; index++) {
+  catalog[`inventory_report_${index}`] = tool({
+    description: `Inventory report number ${index} for warehouse region ${index % 17}: stock levels, reorder points and supplier lead times.`,
+    inputSchema: z.object({ region: z.string(), quarter: z.number().int() }),
+    execute: async () => ({ report: index }),
+  });
+}
+
 export const model: LanguageModel = createScriptedModel(calls);
 
 const anthropicEndpoint = createNativeFetch('anthropic');

@@ -32,34 +32,31 @@ Client.prototype.callTool = async function (this: Client, params, options) {
 
 /**
  * Runs after the snippet: throws unless its client found an upstream tool with `search_tools`,
- * loaded it with `load_tool`, and called it through the gateway with a result that is not an
- * error (the gateway answers a loaded upstream tool only by forwarding the call).
+ * whose answer carried that tool's definition, and called it through the gateway in its next
+ * request (`call_tool`, no `load_tool` in between) with a result that is not an error (the
+ * gateway answers an upstream tool only by forwarding the call).
  */
 export function verify(): void {
-  const found = calls
-    .filter((call) => call.name === 'search_tools')
-    .flatMap((call) => structured(call).results ?? [])
-    .map((result) => result.name)
+  const searchAt = calls.findIndex((call) => call.name === 'search_tools');
+  const search = calls[searchAt];
+  const defined = (search === undefined ? [] : (structured(search).tools ?? []))
+    .map((tool) => tool.name)
     .filter((name) => typeof name === 'string' && name.includes(EXPOSED_NAME_SEPARATOR));
-  if (found.length === 0) {
+  if (defined.length === 0) {
     throw new Error(
-      `README harness: search_tools found no upstream tool: ${JSON.stringify(calls.map((call) => call.name))}`,
+      `README harness: search_tools answered no upstream tool with its definition: ${JSON.stringify(calls.map((call) => call.name))}`,
     );
   }
-  const loaded = calls
-    .filter((call) => call.name === 'load_tool' && structured(call).success === true)
-    .flatMap((call) => structured(call).loaded ?? [structured(call).toolName])
-    .filter((name) => found.includes(name));
-  if (loaded.length === 0) {
-    throw new Error('README harness: load_tool loaded none of the tools search_tools found');
-  }
-  const forwarded = calls.filter((call) => {
-    const name = call.name === CALL_TOOL_NAME ? call.arguments?.name : call.name;
-    return loaded.includes(name) && call.result.isError !== true && call.result.content.length > 0;
-  });
-  if (forwarded.length === 0) {
+  const next = calls[searchAt + 1];
+  const name = next?.name === CALL_TOOL_NAME ? next.arguments?.name : next?.name;
+  if (
+    !next ||
+    !defined.includes(name) ||
+    next.result.isError === true ||
+    next.result.content.length === 0
+  ) {
     throw new Error(
-      `README harness: no call of a loaded upstream tool (${loaded.join(', ')}) came back from the upstream`,
+      `README harness: the request after the search did not run one of the tools it found (${defined.join(', ')}): ${JSON.stringify(next?.name)}`,
     );
   }
 }
@@ -67,9 +64,7 @@ export function verify(): void {
 /** The `structuredContent` of a meta-tool's result, as the gateway answers it. */
 function structured(call: RecordedCall): {
   results?: { name?: unknown }[];
-  success?: unknown;
-  toolName?: unknown;
-  loaded?: unknown[];
+  tools?: { name?: unknown }[];
 } {
   const content = call.result.structuredContent;
   return typeof content === 'object' && content !== null ? content : {};

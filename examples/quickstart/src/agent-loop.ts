@@ -1,6 +1,7 @@
 import { createToolSearchEngine, type ToolSearchEngine } from 'tool-search-core';
 import { z } from 'zod';
 import type { ExampleTool } from './catalog';
+import { type ConversationCost, type PricedRequest, priceConversation } from './conversation-cost';
 import type { ModelAction, ModelInput } from './scripted-model';
 import { countToolTokens, type ToolDefinition } from './tool-tokens';
 
@@ -18,7 +19,12 @@ export interface AgentRun {
   answer: string;
   catalogTools: number;
   catalogTokens: number;
+  /** What the conversation cost with tool search, and what the same work costs sending every tool. */
+  cost: { toolSearch: ConversationCost; everyTool: ConversationCost };
 }
+
+/** The application's own system prompt. */
+const SYSTEM_PROMPT = 'You are a helpful assistant. Use the tools you are given to do the task.';
 
 const MAX_STEPS = 12;
 
@@ -35,6 +41,8 @@ export function createEngine(catalog: readonly ExampleTool[]): ToolSearchEngine<
       inputSchema: tool.inputSchema,
     }),
     search: { topK: 3 },
+    // A catalog this large is searched; one under the threshold would be given whole.
+    toolSearch: 'auto',
     // The model's tools never change (the meta-tools, call_tool among them): a load does not
     // break the provider's prompt cache. call_tool runs a loaded tool through runTool, once it has
     // checked that the tool is loaded and the arguments match its input schema.
@@ -44,12 +52,14 @@ export function createEngine(catalog: readonly ExampleTool[]): ToolSearchEngine<
 }
 
 /**
- * A minimal agent loop on the core alone: each step sends the model the meta-tools (and pinned
- * tools, none here), the same every step, runs the meta-tool it calls (a loaded tool through
+ * A minimal agent loop on the core alone: each step sends the model what `session.offer()` says
+ * (here the meta-tools, the same every step), runs the meta-tool it calls (a catalog tool through
  * `call_tool`), and stops at the answer.
  */
 export async function runAgent(options: {
   catalog: readonly ExampleTool[];
+  /** The user's message. */
+  task: string;
   model: (input: ModelInput) => ModelAction;
   onStep?: (step: StepRecord) => void;
 }): Promise<AgentRun> {
@@ -57,16 +67,21 @@ export async function runAgent(options: {
   const session = engine.createSession({ threadId: 'demo-thread' });
   const catalogDefinitions = options.catalog.map(toDefinition);
   const steps: StepRecord[] = [];
+  // The conversation as the provider receives it, for pricing: its messages so far, each request.
+  const messages: string[] = [JSON.stringify({ role: 'user', content: options.task })];
+  const requests: PricedRequest[] = [];
+  const ran: { name: string; input: unknown; output: unknown }[] = [];
   let lastResult: ModelInput['lastResult'];
   for (let step = 1; step <= MAX_STEPS; step++) {
-    const offered = await session.offeredTools();
+    // The meta-tools (the same every step) and pinned tools; a small catalog would be all here.
+    const offer = await session.offer();
     const sent: ToolDefinition[] = [
-      ...session.metaTools.map((tool) => ({
+      ...offer.metaTools.map((tool) => ({
         name: tool.name,
         description: tool.description,
         parameters: z.toJSONSchema(tool.inputSchema) as ToolDefinition['parameters'],
       })),
-      ...offered.map(({ tool }) => toDefinition(tool)),
+      ...offer.tools.map(({ tool }) => toDefinition(tool)),
     ];
     const action = options.model({
       toolNames: sent.map((definition) => definition.name),
@@ -80,6 +95,16 @@ export async function runAgent(options: {
       tokensSent: countToolTokens(sent),
     };
     steps.push(record);
+    const prompt = [
+      ...sent.map((definition) => JSON.stringify(definition)),
+      `${SYSTEM_PROMPT}\n\n${offer.instructions}`,
+      ...messages,
+    ];
+    const said =
+      action.type === 'answer'
+        ? JSON.stringify({ role: 'assistant', content: action.text })
+        : JSON.stringify({ role: 'assistant', call: action.toolName, input: action.input });
+    requests.push({ blocks: prompt, output: said });
     if (action.type === 'answer') {
       record.action = 'answer';
       record.result = action.text;
@@ -90,11 +115,22 @@ export async function runAgent(options: {
         answer: action.text,
         catalogTools: catalogDefinitions.length,
         catalogTokens: countToolTokens(catalogDefinitions),
+        cost: {
+          toolSearch: priceConversation(requests),
+          everyTool: priceConversation(
+            everyToolRequests(catalogDefinitions, options.task, ran, action.text),
+          ),
+        },
       };
     }
     const output = await callTool(session, action.toolName, action.input);
     record.action = `${action.toolName}(${JSON.stringify(action.input)})`;
     record.result = JSON.stringify(output);
+    messages.push(said, JSON.stringify({ role: 'tool', content: output }));
+    if (action.toolName === 'call_tool') {
+      const { name, arguments: input } = action.input as { name: string; arguments: unknown };
+      ran.push({ name, input, output });
+    }
     lastResult = { toolName: action.toolName, output };
     options.onStep?.(record);
   }
@@ -111,6 +147,29 @@ async function callTool(
   if (metaTool) return metaTool.execute(input);
   // A model can name a tool it was never given; only the meta-tools are tools here.
   return { error: `There is no tool "${toolName}". Run a loaded tool with call_tool.` };
+}
+
+/**
+ * The same work with every catalog tool sent on every request: the model calls each tool it
+ * needs directly (no search), with the same results, then answers.
+ */
+function everyToolRequests(
+  catalog: readonly ToolDefinition[],
+  task: string,
+  ran: readonly { name: string; input: unknown; output: unknown }[],
+  answer: string,
+): PricedRequest[] {
+  const tools = catalog.map((definition) => JSON.stringify(definition));
+  const messages = [JSON.stringify({ role: 'user', content: task })];
+  const requests: PricedRequest[] = [];
+  for (const call of ran) {
+    const said = JSON.stringify({ role: 'assistant', call: call.name, input: call.input });
+    requests.push({ blocks: [...tools, SYSTEM_PROMPT, ...messages], output: said });
+    messages.push(said, JSON.stringify({ role: 'tool', content: call.output }));
+  }
+  const final = JSON.stringify({ role: 'assistant', content: answer });
+  requests.push({ blocks: [...tools, SYSTEM_PROMPT, ...messages], output: final });
+  return requests;
 }
 
 function toDefinition(tool: ExampleTool): ToolDefinition {

@@ -26,5 +26,10 @@ export const INTENTS: Intent[] = [
 
 /** Runs the demo task with the scripted model. */
 export function runDemo(onStep?: Parameters<typeof runAgent>[0]['onStep']): Promise<AgentRun> {
-  return runAgent({ catalog, model: createScriptedModel(INTENTS), ...(onStep && { onStep }) });
+  return runAgent({
+    catalog,
+    task: TASK,
+    model: createScriptedModel(INTENTS),
+    ...(onStep && { onStep }),
+  });
 }

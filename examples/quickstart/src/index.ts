@@ -29,3 +29,18 @@ console.log(
   `| total | | | ${format(totalSent)} | ${format(totalCatalog)} | ${((1 - totalSent / totalCatalog) * 100).toFixed(1)}% |`,
 );
 console.log(`\nAnswer: ${shorten(run.answer, 400)}`);
+const { toolSearch, everyTool } = run.cost;
+console.log(
+  `\nThis conversation, priced under Anthropic's prompt cache (writes 1.25×, reads 0.1×, output 5×; in uncached input tokens):\n`,
+);
+console.log('| | requests | input tokens | priced |');
+console.log('|---|---:|---:|---:|');
+console.log(
+  `| tool search | ${toolSearch.requests} | ${format(toolSearch.inputTokens)} | ${format(Math.round(toolSearch.priced))} |`,
+);
+console.log(
+  `| every tool on every request | ${everyTool.requests} | ${format(everyTool.inputTokens)} | ${format(Math.round(everyTool.priced))} |`,
+);
+console.log(
+  `\nTool search costs ${(toolSearch.priced / everyTool.priced).toFixed(2)}× sending every tool here. Its tool results are small; \`pnpm bench:cost\` prices conversations with real-sized ones.`,
+);

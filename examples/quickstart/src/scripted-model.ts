@@ -18,10 +18,10 @@ export interface Intent {
 }
 
 /**
- * A scripted stand-in for an LLM, so the demo runs offline: for each intent it searches, loads
- * the top result, runs it through `call_tool`, then answers from what the tools returned. It acts
- * only on what the loop really gives it (search results, the tools it was sent), so a wrong
- * ranking shows.
+ * A scripted stand-in for an LLM, so the demo runs offline: for each intent it searches, runs the
+ * top result through `call_tool` (its input schema came with the search; a result without one is
+ * loaded first), then answers from what the tools returned. It acts only on what the loop really
+ * gives it (search results, the tools it was sent), so a wrong ranking shows.
  */
 export function createScriptedModel(
   intents: readonly Intent[],
@@ -33,7 +33,16 @@ export function createScriptedModel(
     const intent = intents[current];
     if (!intent) return { type: 'answer', text: findings.join(' ') };
     if (lastResult?.toolName === 'search_tools') {
-      chosen = (lastResult.output as SearchToolsOutput).results[0]?.name;
+      const found = lastResult.output as SearchToolsOutput;
+      chosen = found.results[0]?.name;
+      // The best results come with their input schemas: the top one can run at once.
+      const defined = found.tools?.some((tool) => tool.name === chosen) ?? false;
+      if (chosen && defined && toolNames.includes('call_tool'))
+        return {
+          type: 'tool-call',
+          toolName: 'call_tool',
+          input: { name: chosen, arguments: intent.input },
+        };
       if (chosen) return { type: 'tool-call', toolName: 'load_tool', input: { toolName: chosen } };
     }
     if (chosen && lastResult?.toolName === 'call_tool') {

@@ -165,6 +165,47 @@ export class AdapterModel {
     }
   }
 
+  /**
+   * Whether `call_tool` under `expose: 'proxy'` runs a tool that was not active: one the request
+   * knows and the filter allows to load and to be active is loaded by its call (a stored thread
+   * whose store is down cannot load it).
+   */
+  runsByCall(
+    id: string,
+    options: { known: ReadonlySet<string>; fromContext: boolean; storeDown?: boolean },
+  ): boolean {
+    if (!options.known.has(id) || this.options.pinned.includes(id)) return false;
+    if (!options.fromContext && options.storeDown) return false;
+    return this.allows(id, 'load') && this.allows(id, 'active');
+  }
+
+  /**
+   * Checks a stored thread's tools read back after `call_tool` loaded one by its call (a call's
+   * answer is the tool's own, so it reports no evictions), then adopts them: the tool is loaded,
+   * last; nothing else joined; the ones kept keep their order; the budget holds.
+   */
+  applyCallLoad(key: string, id: string, after: readonly string[]): void {
+    const before = this.list(key).filter((loaded) => loaded !== id);
+    expect(after.at(-1), `"${id}" is loaded by its call, last`).toBe(id);
+    const kept = after.slice(0, -1);
+    expect(
+      kept.every((loaded) => before.includes(loaded)),
+      'a call loads nothing else',
+    ).toBe(true);
+    expect(kept, 'the tools kept keep their order').toEqual(
+      before.filter((loaded) => kept.includes(loaded)),
+    );
+    if (this.options.maxLoadedTools !== undefined)
+      expect(after.length).toBeLessThanOrEqual(this.options.maxLoadedTools);
+    this.loaded.set(key, [...after]);
+    let lastLoaded = this.#lastLoaded.get(key);
+    if (!lastLoaded) {
+      lastLoaded = new Map();
+      this.#lastLoaded.set(key, lastLoaded);
+    }
+    lastLoaded.set(id, ++this.#ticks);
+  }
+
   /** Checks an unload report (only loaded tools leave) and applies it. */
   applyUnload(key: string, unloaded: readonly string[]): void {
     const list = this.list(key);

@@ -2,6 +2,7 @@ export * from './adapter-commands';
 export * from './adapter-model';
 export * from './embeddings-server';
 export * from './hostile-inputs';
+export * from './hostile-schemas';
 export * from './large-catalog';
 export * from './prompt-prefix';
 export * from './property-runs';

@@ -18,6 +18,14 @@ const MAX_SEED = 0x7fffffff;
 export const CI_SEED = 15;
 
 /**
+ * The limit of a property or load test that sizes its work by a run count: a hang guard, never a
+ * speed gate. Measured with the machine's other core busy (a CPU hog beside the suite), the
+ * slowest such test took 10 s (`tool-index.sync.test.ts`, whose 40 runs generate about 8 MB of
+ * nested schemas), twice the default 5 s limit; this leaves room for a second suite beside it.
+ */
+export const PROPERTY_TEST_TIMEOUT = 60_000;
+
+/**
  * fast-check parameters for one suite.
  * @param suite - the suite's name, printed with the seed
  * @param numRuns - generated sequences in a normal (CI) run

@@ -9,7 +9,7 @@ const ai7 = AI_MAJORS.find((major) => major.name === 'ai 7')!;
 describe('rankTools', () => {
   it('ranks the offered tools by their schemas too, best first', () => {
     const { tools } = createCatalog(ai7);
-    const { rankTools } = createToolSearch({ tools });
+    const { rankTools } = createToolSearch({ toolSearch: true, tools });
     const offered = Object.entries(tools).map(([name, tool]) => ({
       name,
       description: tool.description as string,
@@ -20,7 +20,7 @@ describe('rankTools', () => {
 
   it('ranks only the tools it is offered, including tools outside the catalog', () => {
     const { tools } = createCatalog(ai7);
-    const { rankTools } = createToolSearch({ tools });
+    const { rankTools } = createToolSearch({ toolSearch: true, tools });
     const ranked = rankTools({
       query: 'weather radar',
       tools: [
@@ -33,7 +33,7 @@ describe('rankTools', () => {
 
   it('plugs into ai 7’s native toolSearch and finds what its default ranking misses', async () => {
     const { tools, executions } = createCatalog(ai7);
-    const search = createToolSearch({ tools });
+    const search = createToolSearch({ toolSearch: true, tools });
     const deferred = Object.fromEntries(
       Object.entries(tools).map(([name, tool]) => [name, { ...tool, deferLoading: true }]),
     );

@@ -49,6 +49,7 @@ function createFixture() {
     send_email: make('send_email', 'Send an email to a recipient'),
   };
   const toolSearch = createToolSearch({
+    toolSearch: true,
     expose: 'tools',
     tools,
     storage: 'in-memory',
@@ -155,7 +156,11 @@ const ROWS: Row[] = [
         null,
       ];
       // Context storage reads loads from messages: a user message is no evidence of one.
-      const fromMessages = createToolSearch({ expose: 'tools', tools: fixture.tools });
+      const fromMessages = createToolSearch({
+        toolSearch: true,
+        expose: 'tools',
+        tools: fixture.tools,
+      });
       return (await fromMessages.prepareStep({ messages: forged })).activeTools;
     },
     answer: (active: string[]) => expect(active).toEqual(['search_tools', 'load_tool']),
@@ -190,6 +195,7 @@ describe('createToolSearch under hostile input', () => {
       // Object.fromEntries defines own properties, so `__proto__` is a tool here, not a prototype.
       expect(Object.keys(tools)).toEqual(names);
       const toolSearch = createToolSearch({
+        toolSearch: true,
         expose: 'tools',
         tools,
         storage: 'in-memory',
@@ -217,6 +223,7 @@ describe('createToolSearch under hostile input', () => {
     'indexes a tool with %s and still finds the others',
     async (_label, schema) => {
       const toolSearch = createToolSearch({
+        toolSearch: true,
         expose: 'tools',
         tools: {
           odd_tool: tool({ description: 'odd schema', inputSchema: jsonSchema(schema as never) }),
@@ -251,7 +258,7 @@ describe('createToolSearch under hostile input', () => {
           },
         }),
       };
-      const toolSearch = createToolSearch({ expose: 'tools', tools });
+      const toolSearch = createToolSearch({ toolSearch: true, expose: 'tools', tools });
       const { model } = major.scriptedModel([
         {
           toolCalls: [

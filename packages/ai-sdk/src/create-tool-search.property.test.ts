@@ -106,6 +106,7 @@ class World {
     const storage: 'context' | 'in-memory' | LoadedToolsStore =
       config.storage === 'store' ? failingStore(this.memory!, () => this.failing) : config.storage;
     return createToolSearch<Catalog, Context, 'tools' | 'proxy'>({
+      toolSearch: true,
       tools: this.tools,
       expose: config.expose,
       storage,
@@ -232,9 +233,19 @@ class TurnCommand implements AiCommand {
 
     // A catalog tool runs only when the step offered it, whatever the model called; under
     // proxy, when it was active as call_tool named it.
+    // Under proxy, call_tool also loads and runs a tool that was not active, when allowed.
     const target = this.action.type === 'call' ? this.action.name : undefined;
-    const runnable = target !== undefined && before.includes(target);
-    expect(world.runs() - runsBefore, `runs of ${target}`).toBe(runnable ? 1 : 0);
+    const active = target !== undefined && before.includes(target);
+    const loadsByCall =
+      target !== undefined &&
+      !active &&
+      config.expose === 'proxy' &&
+      model.runsByCall(target, view);
+    expect(world.runs() - runsBefore, `runs of ${target}`).toBe(active || loadsByCall ? 1 : 0);
+    if (loadsByCall && stored) {
+      const state = await world.toolSearch.engine.store!.get(thread!);
+      model.applyCallLoad(key, target, state?.tools.map((entry) => entry.id) ?? []);
+    }
 
     for (const { toolName, output } of toolResultsOf(result)) {
       const fields = output as {

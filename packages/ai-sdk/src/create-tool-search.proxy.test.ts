@@ -53,7 +53,8 @@ describe.each(AI_MAJORS)("createToolSearch with expose: 'proxy' on $name", (majo
     expect(sentTools()).toHaveLength(20);
     for (const names of sentTools()) expect(names).toEqual(PROXY_META);
     expectStablePrefix(sentRequests(), major.name);
-    // Each allowed call ran exactly once; the unloaded, denied and schema-breaking ones never.
+    // Each allowed call ran exactly once, the one never searched for too (call_tool loads it);
+    // the denied and schema-breaking ones never.
     expect(executions).toEqual({
       get_weather: [{ city: 'Paris' }, { city: 'Oslo' }],
       send_email: [
@@ -62,6 +63,7 @@ describe.each(AI_MAJORS)("createToolSearch with expose: 'proxy' on $name", (majo
       ],
       create_issue: [{ repo: 'acme/app', title: 'Bug' }],
       convert_currency: [{ amount: 5, from: 'EUR', to: 'USD' }],
+      list_calendar_events: [{ from: '2026-01-01' }],
     });
     const calls = toolResultsOf(result).filter((part) => part.toolName === 'call_tool');
     expect(calls.map((part) => (part.output as { success?: boolean }).success)).toEqual([
@@ -70,7 +72,7 @@ describe.each(AI_MAJORS)("createToolSearch with expose: 'proxy' on $name", (majo
       undefined,
       undefined,
       false,
-      false,
+      undefined,
       false,
       undefined,
       undefined,
@@ -142,6 +144,7 @@ describe.each(AI_MAJORS)("createToolSearch with expose: 'proxy' on $name", (majo
     async () => {
       const executed: unknown[] = [];
       const toolSearch = createToolSearch({
+        toolSearch: true,
         expose: 'proxy',
         tools: {
           delete_repository: major.tool({

@@ -5,12 +5,17 @@ import { AI_MAJORS } from './test-utils/ai-majors';
 import { createCatalog } from './test-utils/catalog';
 import { META, searchLoadCallAnswer, toolResultsOf } from './test-utils/setup';
 
-describe.each(AI_MAJORS)('createToolSearch({ snapshot }) on $name', (major) => {
+describe.each(AI_MAJORS)('createToolSearch({ toolSearch: true, snapshot }) on $name', (major) => {
   it('starts from an index snapshot and runs search → load → call', async () => {
     const { tools, executions } = createCatalog(major);
-    const snapshot = createToolSearch({ expose: 'tools', tools }).engine.index.toSnapshot();
+    const snapshot = createToolSearch({
+      toolSearch: true,
+      expose: 'tools',
+      tools,
+    }).engine.index.toSnapshot();
     const errors: unknown[] = [];
     const toolSearch = createToolSearch({
+      toolSearch: true,
       expose: 'tools',
       tools,
       snapshot,
@@ -35,7 +40,11 @@ describe.each(AI_MAJORS)('createToolSearch({ snapshot }) on $name', (major) => {
 
   it('ranks a tool by its new text when it changed under the same name since the snapshot', async () => {
     const { tools } = createCatalog(major);
-    const snapshot = createToolSearch({ expose: 'tools', tools }).engine.toSnapshot();
+    const snapshot = createToolSearch({
+      toolSearch: true,
+      expose: 'tools',
+      tools,
+    }).engine.toSnapshot();
     // Deployed later: the CRM tool now deletes repositories, under the same name.
     const changed = {
       ...tools,
@@ -51,6 +60,7 @@ describe.each(AI_MAJORS)('createToolSearch({ snapshot }) on $name', (major) => {
     };
     const errors: { operation: string; error: unknown }[] = [];
     const toolSearch = createToolSearch({
+      toolSearch: true,
       expose: 'tools',
       tools: changed,
       snapshot,
@@ -87,9 +97,14 @@ describe.each(AI_MAJORS)('createToolSearch({ snapshot }) on $name', (major) => {
   it('indexes the catalog and reports a snapshot of other tools', () => {
     const { tools } = createCatalog(major);
     const { get_weather, ...fewer } = tools;
-    const stale = createToolSearch({ expose: 'tools', tools: fewer }).engine.index.toSnapshot();
+    const stale = createToolSearch({
+      toolSearch: true,
+      expose: 'tools',
+      tools: fewer,
+    }).engine.index.toSnapshot();
     const errors: { operation: string }[] = [];
     const toolSearch = createToolSearch({
+      toolSearch: true,
       expose: 'tools',
       tools,
       snapshot: stale,

@@ -13,6 +13,7 @@ import {
   type ToolIndexOptions,
   type ToolSearchEngine,
   type ToolSearchEvents,
+  type ToolSearchMode,
   type ToolSearchSession,
   toToolRecord,
 } from 'tool-search-core';
@@ -61,6 +62,16 @@ export interface ToolSearchOptions<
    * @default 'proxy'
    */
   expose?: TExpose;
+  /**
+   * Tool search, or every tool given directly. `'auto'`: while the tools a call may use (those the
+   * filter allows) weigh less than the core's `DEFAULT_TOOL_SEARCH_THRESHOLD` (3,000 estimated
+   * tokens, where the cost benchmark finds searching starts to cost less than sending them),
+   * `prepareStep` gives the model every tool and no meta-tools, the same set at every step; above
+   * it, tool search. `true`: always tool search; `false`: never; `{ threshold }`: your own number of
+   * tokens.
+   * @default 'auto'
+   */
+  toolSearch?: ToolSearchMode;
   /**
    * Where loaded tools live. `'context'` derives them from the conversation's messages (the step
    * history, and the messages your app passes back on its next call): no server state.
@@ -221,7 +232,11 @@ export interface ToolSearch<
   forRequest<TResolved extends ToolSet>(
     tools: TResolved,
   ): ToolSearchRequest<TTools & TResolved, TContext, TExpose>;
-  /** A system-prompt paragraph that explains the meta-tools to the model. */
+  /**
+   * A system-prompt paragraph that explains the meta-tools to the model; empty when `toolSearch`
+   * gives the catalog directly (with a filter that leaves a large catalog small for some calls,
+   * those calls get every tool directly while this still explains the meta-tools).
+   */
   instructions: string;
   /**
    * Our ranking for ai 7's native tool search: `toolSearch({ search: toolSearch.rankTools })`
@@ -253,14 +268,18 @@ export function createToolSearch<
     storage = 'context',
     embeddingModel,
     expose = 'proxy',
+    toolSearch = 'auto',
     ...engineOptions
   } = options;
   const proxy = expose === 'proxy';
+  // Below the threshold the catalog's tools are given directly, so they must be among `tools`.
+  const mayGiveDirectly = toolSearch !== true;
   const engine = createToolSearchEngine<AiTool, TContext>({
     ...engineOptions,
     ...embeddingModelOptions('createToolSearch', embeddingModel, engineOptions),
     storage,
     expose,
+    toolSearch,
     ...(proxy && { runTool: runAiTool }),
     describe: describeAiTool,
   });
@@ -316,7 +335,11 @@ export function createToolSearch<
         };
         const session = sessionFor(context, userResult.messages ?? input.messages);
         if (!proxy) await recheckLastCalls(session, input.steps);
-        const active = [...metaNames, ...(await session.offeredTools()).map((tool) => tool.id)];
+        const offer = await session.offer();
+        const active = [
+          ...offer.metaTools.map((metaTool) => metaTool.name),
+          ...offer.tools.map((tool) => tool.id),
+        ];
         const narrowed = userResult.activeTools
           ? active.filter((name) => userResult.activeTools!.includes(name))
           : active;
@@ -338,15 +361,17 @@ export function createToolSearch<
   };
 
   const base = bind(undefined);
-  // Under proxy the catalog is reached through call_tool: only pinned tools are tools of their own.
-  const ownTools: ToolSet = proxy
-    ? toToolRecord(
-        (engine.options.alwaysLoaded ?? []).flatMap((id) => {
-          const entry = engine.catalog.get(id);
-          return entry ? [[entry.key, entry.tool] as const] : [];
-        }),
-      )
-    : options.tools;
+  // Under proxy the catalog is reached through call_tool: only pinned tools are tools of their own,
+  // unless `toolSearch` may give the catalog directly.
+  const ownTools: ToolSet =
+    proxy && !mayGiveDirectly
+      ? toToolRecord(
+          (engine.options.alwaysLoaded ?? []).flatMap((id) => {
+            const entry = engine.catalog.get(id);
+            return entry ? [[entry.key, entry.tool] as const] : [];
+          }),
+        )
+      : options.tools;
   return {
     tools: { ...base.metaTools, ...ownTools } as ToolSearchTools<TTools, TExpose>,
     prepareStep: base.prepareStep,
@@ -368,14 +393,15 @@ export function createToolSearch<
           merged ??= {
             ...request.metaTools,
             ...ownTools,
-            ...(proxy ? {} : resolved),
+            ...(proxy && !mayGiveDirectly ? {} : resolved),
             ...request.metaTools,
           } as TTools & TResolved & Record<MetaToolName, Tool>;
           return merged;
         },
       } as ToolSearchRequest<TTools & TResolved, TContext, TExpose>;
     },
-    instructions: probe.instructions,
+    // Without a filter the catalog alone decides; with one, a request may differ (see `instructions`).
+    instructions: engine.searchesCatalog ? probe.instructions : '',
     rankTools: createRankTools(engine),
     engine,
   };

@@ -24,7 +24,7 @@ const catalog = {
 
 describe('createToolSearch types', () => {
   it("types expose: 'proxy' tools as the meta-tools plus, at most, the catalog's pinned tools", () => {
-    const toolSearch = createToolSearch({ tools: catalog, expose: 'proxy' });
+    const toolSearch = createToolSearch({ toolSearch: true, tools: catalog, expose: 'proxy' });
     expectTypeOf(toolSearch.tools.call_tool).toEqualTypeOf<Tool>();
     expectTypeOf(toolSearch.tools).toExtend<ToolSet>();
     const model = new MockLanguageModelV4();
@@ -36,15 +36,19 @@ describe('createToolSearch types', () => {
         prompt: 'hi',
       });
     expectTypeOf(run).toBeFunction();
-    const plain = createToolSearch({ tools: catalog, expose: 'tools' });
+    const plain = createToolSearch({ toolSearch: true, tools: catalog, expose: 'tools' });
     expectTypeOf(plain.tools.get_weather).toEqualTypeOf<(typeof catalog)['get_weather']>();
     // The default is the proxy, whose tools fit any tool set, a `ToolSet`-typed catalog's too.
-    const byDefault = createToolSearch({ tools: catalog as ToolSet });
+    const byDefault = createToolSearch({ toolSearch: true, tools: catalog as ToolSet });
     expectTypeOf(byDefault.tools).toExtend<ToolSet>();
   });
 
   it('fits generateText, streamText and ToolLoopAgent of ai 7 without casts', () => {
-    const toolSearch = createToolSearch({ tools: catalog, alwaysLoaded: ['get_weather'] });
+    const toolSearch = createToolSearch({
+      toolSearch: true,
+      tools: catalog,
+      alwaysLoaded: ['get_weather'],
+    });
     const model = new MockLanguageModelV4();
     const run = () => {
       void generateText({
@@ -72,7 +76,7 @@ describe('createToolSearch types', () => {
   });
 
   it('keeps its prepareStep assignable to ai 5 and 6', () => {
-    const toolSearch = createToolSearch({ tools: {} });
+    const toolSearch = createToolSearch({ toolSearch: true, tools: {} });
     type V5PrepareStep = NonNullable<Parameters<typeof generateTextV5>[0]['prepareStep']>;
     type V6PrepareStep = NonNullable<Parameters<typeof generateTextV6>[0]['prepareStep']>;
     expectTypeOf(toolSearch.prepareStep).toExtend<V5PrepareStep>();
@@ -90,6 +94,7 @@ describe('createToolSearch types', () => {
   it("infers the call's context type from the threadId function's parameter", () => {
     type AppContext = { userId: string; threadId: string; plan: 'free' | 'pro' };
     const toolSearch = createToolSearch({
+      toolSearch: true,
       tools: catalog,
       storage: 'in-memory',
       threadId: (context: AppContext | undefined) => context?.threadId,
@@ -119,6 +124,7 @@ describe('createToolSearch types', () => {
   it("infers the call's context type from an annotated filter", () => {
     type AppContext = { plan: 'free' | 'pro' };
     const toolSearch = createToolSearch({
+      toolSearch: true,
       tools: catalog,
       filter: ({ requestContext }: { requestContext: AppContext | undefined }) =>
         requestContext?.plan === 'pro',
@@ -130,6 +136,7 @@ describe('createToolSearch types', () => {
 
   it('leaves the context unknown when nothing names it', () => {
     createToolSearch({
+      toolSearch: true,
       tools: catalog,
       filter: ({ requestContext }) => {
         expectTypeOf(requestContext).toEqualTypeOf<unknown>();
@@ -139,7 +146,7 @@ describe('createToolSearch types', () => {
   });
 
   it('composes a prepareStep of yours written inline in the call', () => {
-    const toolSearch = createToolSearch({ tools: catalog });
+    const toolSearch = createToolSearch({ toolSearch: true, tools: catalog });
     const run = () =>
       generateText({
         model: new MockLanguageModelV4(),

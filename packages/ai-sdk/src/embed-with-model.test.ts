@@ -142,6 +142,7 @@ describe('createToolSearch', () => {
     const model = conceptModel(EMBEDDINGS['ai 7']!.MockModel);
     expect(() =>
       createToolSearch({
+        toolSearch: true,
         tools: {},
         embeddingModel: model as never,
         embed: async (texts) => texts.map(() => [1]),

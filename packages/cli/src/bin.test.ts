@@ -67,6 +67,8 @@ describe('the tool-search bin', () => {
           env: { MEMORY_FILE_PATH: `${temp.dir}/memory.jsonl` },
         },
       },
+      // The memory server's nine tools weigh less than the "auto" threshold: searching is asked for.
+      toolSearch: { enabled: true },
     });
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -5,6 +5,7 @@ export type {
   AnthropicToolReference,
   AnthropicToolResult,
   AnthropicToolSearch,
+  AnthropicToolSearchOptions,
 } from './native/anthropic-tool-search';
 export {
   createAnthropicToolSearch,

@@ -44,13 +44,21 @@ export type {
   ToolDefinition,
   ToolFilter,
   ToolFilterArgs,
+  ToolOffer,
   ToolResultRecord,
   ToolRun,
   ToolSearchEngineOptions,
   ToolSearchEvents,
+  ToolSearchMode,
 } from './engine/types';
-export { CALL_TOOL_NAME, META_TOOL_NAMES, RESERVED_TOOL_NAMES } from './engine/types';
-export type { ArgumentProblem } from './meta-tools/argument-check';
+export {
+  CALL_TOOL_NAME,
+  DEFAULT_TOOL_SEARCH_THRESHOLD,
+  META_TOOL_NAMES,
+  RESERVED_TOOL_NAMES,
+} from './engine/types';
+export type { ArgumentProblem, ArgumentRefusalReason } from './meta-tools/argument-check';
+export { UncheckedArgumentsError } from './meta-tools/argument-check';
 export { echoName, echoQuery, MAX_ECHOED_NAME } from './meta-tools/echo-name';
 export type { HostEntry, MetaToolHost, MetaToolSettings } from './meta-tools/meta-tool-host';
 export type {
@@ -76,6 +84,7 @@ export {
   MAX_RESULT_DESCRIPTION,
   toolSearchInstructions,
 } from './meta-tools/meta-tool-texts';
+export { estimateTokens, toolWeight } from './meta-tools/tool-weight';
 export type { ListNativeToolsOptions, NativeCatalog } from './native/native-catalog';
 export { listNativeTools, toObjectSchema } from './native/native-catalog';
 export type { NativeSearchResult } from './native/search-and-load';

@@ -53,7 +53,7 @@ async function searchResults(steps: Step[], options: Parameters<typeof toolSearc
   const agent = createAgent({
     model: scriptedModel(steps),
     tools: [],
-    middleware: [toolSearchMiddleware(options)],
+    middleware: [toolSearchMiddleware({ toolSearch: true, ...options })],
   });
   const result = await agent.invoke(
     { messages: [new HumanMessage('Going out')] },
@@ -78,6 +78,7 @@ describe('toolSearchMiddleware with embeddings', () => {
   it('embeds each tool text once across agent runs, and each new query once', async () => {
     const embeddings = new ConceptEmbeddings();
     const middleware = toolSearchMiddleware({
+      toolSearch: true,
       expose: 'tools',
       tools: createCatalog([]),
       embeddings,
@@ -117,6 +118,7 @@ describe('toolSearchMiddleware with embeddings', () => {
 
   it('runs with langchain’s FakeEmbeddings', async () => {
     const search = createToolSearchSelector({
+      toolSearch: true,
       expose: 'tools',
       tools: createCatalog([]),
       embeddings: new FakeEmbeddings(),
@@ -128,6 +130,7 @@ describe('toolSearchMiddleware with embeddings', () => {
   it('refuses embeddings and embed together, and names the vectors after the model', () => {
     expect(() =>
       createToolSearchSelector({
+        toolSearch: true,
         expose: 'tools',
         tools: createCatalog([]),
         embeddings: new ConceptEmbeddings(),
@@ -135,6 +138,7 @@ describe('toolSearchMiddleware with embeddings', () => {
       }),
     ).toThrow(/not both/);
     const search = createToolSearchSelector({
+      toolSearch: true,
       expose: 'tools',
       tools: createCatalog([]),
       embeddings: new ConceptEmbeddings(),

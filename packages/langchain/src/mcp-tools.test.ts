@@ -38,7 +38,11 @@ function buildAgent(steps: Step[]) {
     model: scriptedModel(steps),
     tools: [],
     middleware: [
-      toolSearchMiddleware({ expose: 'tools', tools: [...createCatalog(log), ...mcp.tools] }),
+      toolSearchMiddleware({
+        toolSearch: true,
+        expose: 'tools',
+        tools: [...createCatalog(log), ...mcp.tools],
+      }),
       recorder.middleware,
     ],
   });

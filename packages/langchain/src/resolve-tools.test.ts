@@ -39,7 +39,12 @@ function buildAgent(steps: Step[], options: Partial<ToolSearchMiddlewareOptions>
     model: scriptedModel(steps),
     tools: [],
     middleware: [
-      toolSearchMiddleware({ expose: 'tools', tools: createCatalog(log), ...options }),
+      toolSearchMiddleware({
+        toolSearch: true,
+        expose: 'tools',
+        tools: createCatalog(log),
+        ...options,
+      }),
       recorder.middleware,
     ],
   });
@@ -154,6 +159,7 @@ describe('toolSearchMiddleware with resolveTools', () => {
     ];
     const options = { resolveTools: () => [current] };
     const middleware = toolSearchMiddleware({
+      toolSearch: true,
       expose: 'tools',
       tools: createCatalog([]),
       ...options,

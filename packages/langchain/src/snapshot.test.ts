@@ -8,11 +8,15 @@ import { type CallLog, createCatalog, scriptedModel } from './testing/fixtures';
 import { toolSearchMiddleware } from './tool-search-middleware';
 import { createToolSearchSelector } from './tool-search-selector';
 
-describe('toolSearchMiddleware({ snapshot })', () => {
+describe('toolSearchMiddleware({ toolSearch: true, snapshot })', () => {
   it('starts from an index snapshot and runs search → load → call', async () => {
     const log: CallLog = [];
     const tools = createCatalog(log);
-    const snapshot = createToolSearchSelector({ expose: 'tools', tools }).engine.index.toSnapshot();
+    const snapshot = createToolSearchSelector({
+      toolSearch: true,
+      expose: 'tools',
+      tools,
+    }).engine.index.toSnapshot();
     const errors: unknown[] = [];
     const agent = createAgent({
       model: scriptedModel([
@@ -24,6 +28,7 @@ describe('toolSearchMiddleware({ snapshot })', () => {
       tools: [],
       middleware: [
         toolSearchMiddleware({
+          toolSearch: true,
           expose: 'tools',
           tools,
           snapshot,
@@ -41,7 +46,10 @@ describe('toolSearchMiddleware({ snapshot })', () => {
   it('ranks a tool by its new text when it changed under the same name since the snapshot', async () => {
     const log: CallLog = [];
     const before = createCatalog(log);
-    const snapshot = createToolSearchSelector({ tools: before }).engine.index.toSnapshot();
+    const snapshot = createToolSearchSelector({
+      toolSearch: true,
+      tools: before,
+    }).engine.index.toSnapshot();
     // Deployed later: send_email now deletes repositories, under the same name.
     const after = before.map((entry) =>
       entry.name === 'send_email'
@@ -61,7 +69,12 @@ describe('toolSearchMiddleware({ snapshot })', () => {
       ]),
       tools: [],
       middleware: [
-        toolSearchMiddleware({ tools: after, snapshot, onError: (event) => errors.push(event) }),
+        toolSearchMiddleware({
+          toolSearch: true,
+          tools: after,
+          snapshot,
+          onError: (event) => errors.push(event),
+        }),
       ],
     });
     const result = await agent.invoke({ messages: [new HumanMessage('Remove the old repo.')] });

@@ -46,7 +46,12 @@ async function turn(
     model: scriptedModel([{ calls }, { answer: 'done' }]),
     tools: [],
     middleware: [
-      toolSearchMiddleware({ expose: 'tools', tools: createCatalog(log), unloadTool: true }),
+      toolSearchMiddleware({
+        toolSearch: true,
+        expose: 'tools',
+        tools: createCatalog(log),
+        unloadTool: true,
+      }),
       recorder.middleware,
     ],
   });

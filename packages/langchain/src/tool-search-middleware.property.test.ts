@@ -15,7 +15,7 @@ import { tool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
 import fc from 'fast-check';
 import { createAgent } from 'langchain';
-import { createMemoryStore, type MemoryStore } from 'tool-search-core';
+import { createMemoryStore, type LoadedToolsStore, type MemoryStore } from 'tool-search-core';
 import {
   AdvanceCommand,
   FailCommand,
@@ -131,6 +131,7 @@ class World {
   create(): ReturnType<typeof toolSearchMiddleware> {
     const { config } = this;
     return toolSearchMiddleware({
+      toolSearch: true,
       tools: this.catalog,
       expose: config.expose,
       storage:
@@ -150,6 +151,11 @@ class World {
         },
       }),
     });
+  }
+
+  /** The store the threads live in: the in-memory store the engine made, or ours. */
+  store(): LoadedToolsStore | undefined {
+    return this.memory ?? this.middleware.engine.store;
   }
 
   get metaNames(): string[] {
@@ -240,9 +246,17 @@ class TurnCommand implements LangChainCommand {
     // A catalog tool runs only when the model call was bound to it, whatever the model called;
     // under proxy, when it was active as call_tool named it.
     const called = this.action.type === 'call' ? this.action.name : undefined;
-    expect(world.log.length - runs, `runs of ${called}`).toBe(
-      called !== undefined && before.includes(called) ? 1 : 0,
-    );
+    const active = called !== undefined && before.includes(called);
+    const loadsByCall =
+      called !== undefined &&
+      !active &&
+      config.expose === 'proxy' &&
+      model.runsByCall(called, view);
+    expect(world.log.length - runs, `runs of ${called}`).toBe(active || loadsByCall ? 1 : 0);
+    if (loadsByCall && stored) {
+      const state = await world.store()!.get(thread!);
+      model.applyCallLoad(key, called, state?.tools.map((entry) => entry.id) ?? []);
+    }
 
     const turnMessages = result.messages.slice(result.messages.indexOf(question));
     for (const message of turnMessages) {

@@ -59,6 +59,7 @@ describe("toolSearchMiddleware with expose: 'proxy'", () => {
       tools: [],
       middleware: [
         toolSearchMiddleware({
+          toolSearch: true,
           tools: createCatalog(log),
           expose: 'proxy',
           filter: ({ toolName, phase }) => !(phase === 'active' && toolName === 'translate_text'),
@@ -75,11 +76,13 @@ describe("toolSearchMiddleware with expose: 'proxy'", () => {
     expect(requests).toHaveLength(20);
     for (const names of recorder.calls) expect(names).toEqual(PROXY_META);
     expectStablePrefix(requests, 'createAgent');
-    // Each allowed call ran once; the unloaded, denied and schema-breaking ones never.
+    // Each allowed call ran once, the one never searched for too (call_tool loads it); the
+    // denied and schema-breaking ones never.
     expect(log).toEqual(['get_weather', 'send_email', 'create_issue', 'get_weather', 'send_email']);
     const answers = toolMessages(result.messages);
     // The fillers log nothing; their answer is their name.
     expect(answers.filter((message) => message.text === 'list_files')).toHaveLength(1);
+    expect(answers.filter((message) => message.text === 'book_meeting')).toHaveLength(1);
     expect(answers.filter((message) => message.text === 'translate_text')).toHaveLength(0);
     const calls = answers.filter((message) => message.name !== undefined && message.text);
     expect(calls.some((message) => message.text === 'Sunny in Lisbon')).toBe(true);
@@ -89,7 +92,7 @@ describe("toolSearchMiddleware with expose: 'proxy'", () => {
       inputSchema: { properties: { city: { type: 'string' } } },
     });
     const refusals = answers.filter((message) => message.text.includes('"success":false'));
-    expect(refusals).toHaveLength(3);
+    expect(refusals).toHaveLength(2);
     const schemaRefusal = refusals
       .map(
         (message) => JSON.parse(message.text) as { errors?: { path: string; message: string }[] },
@@ -115,7 +118,7 @@ describe("toolSearchMiddleware with expose: 'proxy'", () => {
         { answer: 'ok' },
       ]),
       tools: [],
-      middleware: [toolSearchMiddleware({ tools: [chart], expose: 'proxy' })],
+      middleware: [toolSearchMiddleware({ toolSearch: true, tools: [chart], expose: 'proxy' })],
     });
     const recorder = {
       handleToolStart: (
@@ -145,6 +148,7 @@ describe("createToolSearchSelector with expose: 'proxy'", () => {
   it('selects the meta-tools and pins only, and runs loaded tools through call_tool in a ToolNode', async () => {
     const log: CallLog = [];
     const search = createToolSearchSelector({
+      toolSearch: true,
       tools: createCatalog(log),
       expose: 'proxy',
       alwaysLoaded: ['list_files'],

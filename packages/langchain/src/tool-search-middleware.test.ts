@@ -24,7 +24,12 @@ function buildAgent(
     model: scriptedModel(steps),
     tools: [],
     middleware: [
-      toolSearchMiddleware({ expose: 'tools', tools: createCatalog(log), ...options }),
+      toolSearchMiddleware({
+        toolSearch: true,
+        expose: 'tools',
+        tools: createCatalog(log),
+        ...options,
+      }),
       recorder.middleware,
     ],
     ...(extra.checkpointer && { checkpointer: extra.checkpointer }),
@@ -83,7 +88,7 @@ describe('toolSearchMiddleware', () => {
       ]),
       tools: [getWeather!],
       middleware: [
-        toolSearchMiddleware({ expose: 'tools', tools: [sendEmail!, ...rest] }),
+        toolSearchMiddleware({ toolSearch: true, expose: 'tools', tools: [sendEmail!, ...rest] }),
         recorder.middleware,
       ],
     });
@@ -223,6 +228,7 @@ describe('toolSearchMiddleware', () => {
         tools: [],
         middleware: [
           toolSearchMiddleware({
+            toolSearch: true,
             expose: 'tools',
             tools: createCatalog(log),
             storage: 'in-memory',

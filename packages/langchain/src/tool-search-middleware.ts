@@ -11,8 +11,9 @@ import { createToolSearchSelector, type ToolSearchSelector } from './tool-search
 export interface ToolSearchMiddlewareOptions<TContext = unknown>
   extends ToolSearchOptions<TContext> {
   /**
-   * Appended to the system message so the model knows the meta-tools; `false` leaves the system
-   * message alone. It is the same text every step, so the cached prefix stays stable.
+   * Appended to the system message so the model knows the meta-tools, on the calls that search
+   * (none when `toolSearch` gives every tool directly); `false` leaves the system message alone.
+   * It is the same text every step, so the cached prefix stays stable.
    * @default the core's instruction for the configured options
    */
   instructions?: string | false;
@@ -21,7 +22,8 @@ export interface ToolSearchMiddlewareOptions<TContext = unknown>
 /**
  * Tool search for langchain v1 `createAgent`: registers the meta-tools and the catalog, sends the
  * model only the meta-tools, pinned and loaded tools (plus the agent's own tools), and answers
- * a call to a tool that is not active with a tool message instead of running it.
+ * a call to a tool that is not active with a tool message instead of running it. The returned
+ * middleware carries the core `engine` (state: `clearState`, `getStateStats`; the index).
  * @typeParam TContext - the agent's context type (createAgent's `contextSchema`), typing `filter`'s `requestContext.context`
  * @param options - the catalog and the core's options (storage defaults to `'context'`)
  * @example
@@ -34,6 +36,7 @@ export function toolSearchMiddleware<TContext = unknown>(
   const { instructions, ...searchOptions } = options;
   const search: ToolSearchSelector<TContext> = createToolSearchSelector(searchOptions);
   const instruction = instructions === undefined ? search.instructions : instructions;
+  const metaNames = new Set(search.metaTools.map((tool) => tool.name));
   // createAgent hands every model call the same array of registered tools: split it once.
   const partitions = new WeakMap<readonly unknown[], Partition>();
   const partitionOf = <TTool>(tools: readonly TTool[]): Partition<TTool> => {
@@ -49,18 +52,20 @@ export function toolSearchMiddleware<TContext = unknown>(
     }
     return partition;
   };
-  return createMiddleware({
+  const middleware = createMiddleware({
     name: 'ToolSearchMiddleware',
     tools: [...search.metaTools, ...(options.tools as unknown as StructuredToolInterface[])],
     wrapModelCall: async (request, handler) => {
-      const active = await search.activeTools(request.state.messages, request.runtime);
-      // Keep the agent's own tools and the meta-tools where they are; append active catalog
-      // tools in load order. Instances come from `request.tools`: createAgent rejects look-alikes.
-      // A request-resolved tool was never registered: it is added as is, and run by wrapToolCall.
+      const offer = await search.offer(request.state.messages, request.runtime);
+      const searching = offer.metaTools.length > 0;
+      // Keep the agent's own tools and the meta-tools where they are (no meta-tools when every
+      // tool is given directly); append active catalog tools in load order. Instances come from
+      // `request.tools`: createAgent rejects look-alikes. A request-resolved tool was never
+      // registered: it is added as is, and run by wrapToolCall.
       const { kept, registered } = partitionOf(request.tools);
       const tools: typeof request.tools = [
-        ...kept,
-        ...active.flatMap((tool) => {
+        ...(searching ? kept : kept.filter((tool) => !metaNames.has(toolName(tool) ?? ''))),
+        ...offer.tools.flatMap((tool) => {
           const instance = search.isCatalogTool(tool.name)
             ? registered.get(tool.name)
             : (tool as unknown as (typeof request.tools)[number]);
@@ -70,7 +75,8 @@ export function toolSearchMiddleware<TContext = unknown>(
       return handler({
         ...request,
         tools,
-        ...(instruction && { systemMessage: request.systemMessage.concat(`\n\n${instruction}`) }),
+        ...(instruction &&
+          searching && { systemMessage: request.systemMessage.concat(`\n\n${instruction}`) }),
       });
     },
     wrapToolCall: async (request, handler) => {
@@ -91,6 +97,8 @@ export function toolSearchMiddleware<TContext = unknown>(
       return handler(resolved ? { ...request, tool: resolved as typeof request.tool } : request);
     },
   });
+  // The engine, for what the agent does not do itself: `clearState`, `getStateStats`, snapshots.
+  return Object.assign(middleware, { engine: search.engine });
 }
 
 /** The registered tools of a model call, split once per array. */

@@ -18,6 +18,7 @@ const catalog = [
 describe('context typing', () => {
   it("types the filter's requestContext.context from the type argument", () => {
     toolSearchMiddleware<AppContext>({
+      toolSearch: true,
       tools: catalog,
       filter: ({ requestContext }) => {
         expectTypeOf(requestContext?.context).toEqualTypeOf<AppContext | undefined>();
@@ -28,6 +29,7 @@ describe('context typing', () => {
 
   it('infers the context type from an annotated filter', () => {
     const selector = createToolSearchSelector({
+      toolSearch: true,
       expose: 'tools',
       tools: catalog,
       filter: ({ requestContext }: { requestContext: ToolSearchRuntime<AppContext> | undefined }) =>
@@ -42,6 +44,7 @@ describe('context typing', () => {
 
   it('keeps the context unknown when nothing names it', () => {
     toolSearchMiddleware({
+      toolSearch: true,
       expose: 'tools',
       tools: catalog,
       filter: ({ requestContext }) => {
@@ -52,7 +55,7 @@ describe('context typing', () => {
   });
 
   it('accepts any LangGraph runtime in selectTools, whatever the context type', () => {
-    const selector = createToolSearchSelector<AppContext>({ tools: catalog });
+    const selector = createToolSearchSelector<AppContext>({ toolSearch: true, tools: catalog });
     expectTypeOf(selector.selectTools).toBeCallableWith([], {
       configurable: { thread_id: 't1' },
       context: { anything: true },

@@ -1,5 +1,10 @@
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
-import type { LoadedToolsStore, ToolDescriptor, ToolSearchEngineOptions } from 'tool-search-core';
+import type {
+  LoadedToolsStore,
+  ToolDescriptor,
+  ToolSearchEngineOptions,
+  ToolSearchMode,
+} from 'tool-search-core';
 
 /**
  * A LangChain tool as the catalog takes it: `tool(...)` with a zod or JSON schema,
@@ -61,6 +66,15 @@ export interface ToolSearchOptions<TContext = unknown>
    * @default 'proxy'
    */
   expose?: 'tools' | 'proxy';
+  /**
+   * Tool search, or every tool given directly. `'auto'`: while the tools a call may use (those the
+   * filter allows) weigh less than the core's `DEFAULT_TOOL_SEARCH_THRESHOLD` (3,000 estimated
+   * tokens, where the cost benchmark finds searching starts to cost less than sending them), the
+   * model is given every catalog tool and no meta-tools, the same set at every call; above it, tool
+   * search. `true`: always tool search; `false`: never; `{ threshold }`: your own number of tokens.
+   * @default 'auto'
+   */
+  toolSearch?: ToolSearchMode;
   /**
    * Semantic search with a LangChain `Embeddings` (`OpenAIEmbeddings`, `OllamaEmbeddings`...):
    * `search_tools` then fuses BM25F's ranking with the embeddings' (see `fusion`). Tool texts go

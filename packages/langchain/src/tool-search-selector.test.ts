@@ -7,7 +7,11 @@ import { type CallLog, createCatalog, type Step, scriptedModel } from './testing
 import { createToolSearchSelector } from './tool-search-selector';
 
 function buildGraph(steps: Step[], log: CallLog, checkpointer = new MemorySaver()) {
-  const search = createToolSearchSelector({ expose: 'tools', tools: createCatalog(log) });
+  const search = createToolSearchSelector({
+    toolSearch: true,
+    expose: 'tools',
+    tools: createCatalog(log),
+  });
   const model = scriptedModel(steps);
   const bound: string[][] = [];
   const callModel = async (state: typeof MessagesAnnotation.State, config: RunnableConfig) => {
@@ -79,6 +83,7 @@ describe('createToolSearchSelector', () => {
 
   it('selects from messages alone, without a thread', async () => {
     const search = createToolSearchSelector({
+      toolSearch: true,
       expose: 'tools',
       tools: createCatalog([]),
       alwaysLoaded: ['list_files'],
@@ -107,7 +112,7 @@ describe('createToolSearchSelector', () => {
   it('rejects duplicate tool names', () => {
     const [weather] = createCatalog([]);
     expect(() =>
-      createToolSearchSelector({ expose: 'tools', tools: [weather!, weather!] }),
+      createToolSearchSelector({ toolSearch: true, expose: 'tools', tools: [weather!, weather!] }),
     ).toThrow(/named "get_weather"/);
   });
 });

@@ -34,11 +34,26 @@ export interface ToolSearchSelector<TContext = unknown> {
    * that answers the model instead of running the tool when it is not pinned or loaded.
    */
   readonly tools: BindableTool[];
-  /** The system instruction that explains the meta-tools to the model. */
+  /**
+   * The system instruction that explains the meta-tools to the model (what {@link offer} gives a
+   * call that searches).
+   */
   readonly instructions: string;
   /**
+   * What to give the model on its next call, as `toolSearch` decides for this request: while it
+   * searches, the meta-tools, their instruction and the active catalog tools ({@link activeTools});
+   * below the threshold, no meta-tools, no instruction, and every catalog tool the filter allows.
+   * @param messages - the conversation so far (the graph's `messages`)
+   * @param config - the node's config: `configurable.thread_id` names the thread
+   */
+  offer(
+    messages: readonly BaseMessage[],
+    config?: ToolSearchRuntime,
+  ): Promise<{ metaTools: BindableTool[]; instructions: string; tools: BindableTool[] }>;
+  /**
    * The tools to bind for the next model call: the meta-tools, then pinned and loaded catalog
-   * tools in load order (append-only, so the prompt prefix stays cached).
+   * tools in load order (append-only, so the prompt prefix stays cached); below the `toolSearch`
+   * threshold, every catalog tool the filter allows and no meta-tools.
    * @param messages - the conversation so far (the graph's `messages`)
    * @param config - the node's config: `configurable.thread_id` names the thread
    */
@@ -93,12 +108,14 @@ export function createToolSearchSelector<TContext = unknown>(
     embeddings,
     resolveTools,
     expose = 'proxy',
+    toolSearch = 'auto',
     ...rest
   } = options;
   const catalog = toCatalogRecord(catalogTools);
   const engine: Engine<TContext> = createToolSearchEngine({
     ...rest,
     expose,
+    toolSearch,
     ...(expose === 'proxy' && { runTool: invokeTool }),
     ...engineEmbeddingOptions({ embeddings, embed: rest.embed, fusion: rest.fusion }),
     tools: catalog,
@@ -180,10 +197,16 @@ export function createToolSearchSelector<TContext = unknown>(
       : notActive(toolName);
   };
 
+  const offer: ToolSearchSelector<TContext>['offer'] = async (messages, config) => {
+    const offered = await (await sessionFor(messages, config)).offer();
+    return {
+      metaTools: offered.search ? metaTools : [],
+      instructions: offered.instructions,
+      tools: offered.tools.map((active) => active.tool as unknown as BindableTool),
+    };
+  };
   const activeTools: ToolSearchSelector<TContext>['activeTools'] = async (messages, config) =>
-    (await (await sessionFor(messages, config)).offeredTools()).map(
-      (active) => active.tool as unknown as BindableTool,
-    );
+    (await offer(messages, config)).tools;
 
   const guarded = catalogTools.map((original) => guardTool(original, checkToolCall));
 
@@ -192,10 +215,11 @@ export function createToolSearchSelector<TContext = unknown>(
     metaTools,
     tools: [...metaTools, ...guarded],
     instructions: template.instructions,
-    selectTools: async (messages, config) => [
-      ...metaTools,
-      ...(await activeTools(messages, config)),
-    ],
+    offer,
+    selectTools: async (messages, config) => {
+      const offered = await offer(messages, config);
+      return [...offered.metaTools, ...offered.tools];
+    },
     activeTools,
     checkToolCall,
     isCatalogTool: (toolName) => Object.hasOwn(catalog, toolName),

@@ -10,6 +10,7 @@ import type {
   SearchSettings,
   ToolIndexOptions,
   ToolSearchEvents,
+  ToolSearchMode,
 } from 'tool-search-core';
 import type { MastraEmbedder } from './embed-with-embedder';
 
@@ -192,6 +193,16 @@ export interface ToolSearchProcessorOptions extends ToolSearchEvents {
    * @default 'tools'
    */
   expose?: 'tools' | 'proxy';
+  /**
+   * Tool search, or every tool given directly. `true` (Mastra's behaviour): always tool search.
+   * `'auto'`: while the tools a step may use (those the filter allows) weigh less than the core's
+   * `DEFAULT_TOOL_SEARCH_THRESHOLD` (3,000 estimated tokens, where the cost benchmark finds searching
+   * starts to cost less than sending them), the step is given every catalog tool and no meta-tools,
+   * the same set at every step; above it, tool search. `false`: never; `{ threshold }`: your own
+   * number of tokens. With `deferredTools`, `'auto'` always searches.
+   * @default true
+   */
+  toolSearch?: ToolSearchMode;
   /** Ranking options of the index (field weights, BM25 parameters, tokenizer). */
   index?: ToolIndexOptions;
   /**

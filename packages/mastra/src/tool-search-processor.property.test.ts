@@ -280,9 +280,16 @@ class StepCommand implements MastraCommand {
         }
       }
       const active = before.includes(action.name);
+      // Under proxy, call_tool also loads and runs a tool that was not active, when allowed.
+      const loadsByCall = proxied && !active && model.runsByCall(action.name, view);
       expect(world.log.runs.length - runs, `runs of ${action.name}`).toBe(
-        tool && active && known.has(action.name) ? 1 : 0,
+        tool && ((active && known.has(action.name)) || loadsByCall) ? 1 : 0,
       );
+      if (loadsByCall && stored) {
+        const store = world.memory ?? world.processor.engine.store!;
+        const state = await store.get(threadOf(this.conversation)!);
+        model.applyCallLoad(key, action.name, state?.tools.map((entry) => entry.id) ?? []);
+      }
       // A refusal throws for a guarded tool; call_tool answers it instead.
       if (tool && !active && known.has(action.name) && !proxied) expect(threw).toBe(true);
     } else {

@@ -109,6 +109,11 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
           });
   }
 
+  /** The core engine underneath: its index, its store, its state methods. */
+  get engine(): ToolSearchEngine<AnyMastraTool, RequestContext> {
+    return this.#engine;
+  }
+
   /**
    * Called by Mastra when the agent is registered, so `preselect` can find a classifier given by
    * its id.
@@ -121,7 +126,9 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
   /**
    * Offers the meta-tools, the agent's own tools (withheld under `includeResolvedTools`) and the
    * pinned and loaded tools, in that order, and explains the meta-tools in a system message. With
-   * `preselect`, first loads tools from the user's message (once per message).
+   * `preselect`, first loads tools from the user's message (once per message). When `toolSearch`
+   * gives every tool directly (below its threshold), offers the agent's own tools and every
+   * catalog tool the filter allows, and no meta-tools.
    * @param args - Mastra's step arguments
    * @throws when an agent tool takes a meta-tool's name, or a loaded tool's name belongs to a
    *   different agent tool: either would silently replace one tool with another
@@ -146,9 +153,13 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       messages: args.messages,
       state,
     });
-    args.messageList.addSystem(session.instructions);
-    await this.#preselector?.run({ session, message: latestUserText(args), requestState: state });
-    if (this.#injectCatalog) {
+    const offer = await session.offer();
+    // Below the `toolSearch` threshold every tool is given directly: nothing to search or explain.
+    if (offer.search) {
+      args.messageList.addSystem(offer.instructions);
+      await this.#preselector?.run({ session, message: latestUserText(args), requestState: state });
+    }
+    if (offer.search && this.#injectCatalog) {
       const listed = (await session.listTools('search')).map(({ descriptor }) => descriptor);
       const catalog = catalogInstructions(listed, { autoLoad: session.engine.options.autoLoad });
       if (catalog) args.messageList.addSystem(catalog);
@@ -161,7 +172,9 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
           keepRequestResult(state, { toolCallId, record: { toolName, output } });
     const ownTools = this.#includeResolvedTools ? {} : this.#agentOwnTools(agentTools, session);
     const loaded: [string, AnyMastraTool][] = [];
-    for (const active of await session.offeredTools()) {
+    // After a preselect, which may have loaded tools for this step.
+    const offered = offer.search ? await session.offeredTools() : offer.tools;
+    for (const active of offered) {
       const { id, tool } = active;
       if (Object.hasOwn(ownTools, id)) {
         // The same tool given to the agent too: offered once, as the agent's.
@@ -174,7 +187,7 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     }
     // Built with own properties: a tool named `__proto__` stays a tool (see toToolRecord).
     const tools = toToolRecord<unknown>([
-      ...session.metaTools.map(
+      ...offer.metaTools.map(
         (metaTool) => [metaTool.name, toMastraMetaTool(metaTool, keep?.(metaTool.name))] as const,
       ),
       ...Object.entries(ownTools),

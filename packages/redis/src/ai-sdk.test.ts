@@ -80,6 +80,7 @@ describe.skipIf(port === 0)('the AI SDK adapter on the Redis store', () => {
     const executions: string[] = [];
     const searchFor = (instance: TestClient) =>
       createToolSearch({
+        toolSearch: true,
         tools: catalog(executions),
         storage: createRedisStore({ client: instance.client, keyPrefix, timeout: 10_000 }),
         threadId: 'chat-42',
@@ -126,6 +127,7 @@ describe.skipIf(port === 0)('the AI SDK adapter on the Redis store', () => {
     const executions: string[] = [];
     const searchFor = (instance: TestClient) =>
       createToolSearch({
+        toolSearch: true,
         tools: catalog(executions),
         storage: createRedisStore({ client: instance.client, keyPrefix, timeout: 10_000 }),
         threadId: 'chat-43',

@@ -25,6 +25,39 @@ const patientStore = (options: RedisStoreOptions) =>
 /** A limit for tests that make hundreds of round trips, for a busy 2-core CI machine. */
 const MANY_ROUND_TRIPS_TIMEOUT = 60_000;
 
+/** Commands that change a key, as MONITOR shows them (scripts' own calls included). */
+const WRITE_COMMANDS = new Set(['set', 'del', 'pexpire', 'expire']);
+
+/**
+ * Watches a Redis's writes through MONITOR: `settled()` answers each write command since the
+ * start with its key, once a marker sent after them has come through (MONITOR is in order).
+ */
+async function watchWrites(
+  redisPort: number,
+): Promise<{ settled(): Promise<string[][]>; stop(): void }> {
+  const watcher = adminClient(redisPort);
+  const monitor = await watcher.monitor();
+  const writes: string[][] = [];
+  const markers = new Set<string>();
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    const command = args[0]?.toLowerCase() ?? '';
+    if (command === 'echo') markers.add(args[1] ?? '');
+    else if (WRITE_COMMANDS.has(command)) writes.push([command, args[1] ?? '']);
+  });
+  return {
+    async settled() {
+      const marker = `settled-${Math.random()}`;
+      await watcher.echo(marker);
+      await waitFor(async () => markers.has(marker), EXPIRY_WAIT);
+      return writes;
+    },
+    stop() {
+      monitor.disconnect();
+      watcher.disconnect();
+    },
+  };
+}
+
 async function waitFor(condition: () => Promise<boolean>, limit: number): Promise<boolean> {
   const deadline = Date.now() + limit;
   while (Date.now() < deadline) {
@@ -161,6 +194,35 @@ describe.skipIf(port === 0).each(CLIENT_KINDS)('createRedisStore with $name', (k
     },
     MANY_ROUND_TRIPS_TIMEOUT,
   );
+
+  it('writes nothing for a change that changes nothing', async () => {
+    const store = patientStore({
+      client: connection.client,
+      keyPrefix: uniquePrefix('no-op'),
+      ttl: 0,
+    });
+    const writes = await watchWrites(port);
+    try {
+      // A thread that never loaded anything: unloads, touches and an empty load make no key.
+      await store.update('never', { type: 'unload', ids: ['a'] });
+      await store.update('never', { type: 'touch', id: 'a', at: 5 });
+      await store.update('never', { type: 'load', ids: [], at: 5 });
+      // A thread that holds `a`: loading or touching it again at no later time changes nothing.
+      await store.update('holds', { type: 'load', ids: ['a'], at: 10 });
+      await store.update('holds', { type: 'load', ids: ['a'], at: 3 });
+      await store.update('holds', { type: 'touch', id: 'a', at: 10 });
+      await store.update('holds', { type: 'unload', ids: ['b'] });
+      await store.update('holds', { type: 'touch', id: 'a', at: 11 });
+      expect(await writes.settled()).toEqual([
+        ['set', store.keyOf('holds')],
+        ['set', store.keyOf('holds')],
+      ]);
+    } finally {
+      writes.stop();
+    }
+    expect(await admin.exists(store.keyOf('never'))).toBe(0);
+    expect(await store.get('holds')).toEqual({ tools: [{ id: 'a', usedAt: 11 }] });
+  });
 
   it('keeps a thread forever with ttl 0', async () => {
     const store = patientStore({

@@ -90,6 +90,8 @@ if op == 'load' then
     local id = ARGV[n]
     local i = position[id]
     if i then
+      -- A load that only repeats what the thread holds changes nothing, and writes nothing.
+      if used[i] ~= at then changed = true end
       used[i] = at
       already[#already + 1] = id
     else
@@ -97,10 +99,11 @@ if op == 'load' then
       used[#ids] = at
       position[id] = #ids
       loaded[#loaded + 1] = id
+      changed = true
     end
   end
-  changed = true
   if max > 0 and #ids > max then
+    changed = true
     -- The least recently used go first, the earliest loaded among equals: all at once, in
     -- O(n log n), since one at a time is O(n^2) and blocks Redis for a thread far over its budget.
     local order = {}
@@ -158,8 +161,8 @@ elseif op == 'set' then
 elseif op == 'touch' then
   for i = 1, #ids do
     if ids[i] == ARGV[6] then
+      if used[i] ~= at then changed = true end
       used[i] = at
-      changed = true
       break
     end
   end

@@ -22,7 +22,9 @@ interface ToolReferencePart {
  * every catalog tool but the pinned ones carries `providerOptions.anthropic.deferLoading`, and
  * `search_tools` answers with `tool_reference` blocks for the tools the index ranks (filters,
  * budgets and threads as with `createToolSearch`), so the API appends their definitions at the
- * end of the conversation and the tools sent never change. Needs `ai` 7 and `@ai-sdk/anthropic` 4.
+ * end of the conversation and the tools sent never change while the filter's answers hold. A
+ * tool the filter denies is not sent, and a reference to one (found before the filter denied it,
+ * or forged) is taken out of the step's messages. Needs `ai` 7 and `@ai-sdk/anthropic` 4.
  * @param options - the catalog and the options of `createToolSearch` (but `unloadTool`)
  * @example
  * const toolSearch = createAnthropicNativeToolSearch({ tools: catalog });
@@ -36,7 +38,6 @@ export function createAnthropicNativeToolSearch<TTools extends ToolSet, TContext
   options: NativeToolSearchOptions<TTools, TContext>,
 ): NativeToolSearch<TTools, TContext> {
   return createNativeToolSearch(options, () => ({
-    sendsEveryTool: true,
     deferredOptions: () => ({ anthropic: { deferLoading: true } satisfies AnthropicToolOptions }),
     searchTool: (search) =>
       tool({
@@ -65,11 +66,33 @@ export function createAnthropicNativeToolSearch<TTools extends ToolSet, TContext
       const { type, value } = (output ?? {}) as { type?: unknown; value?: unknown };
       if (type !== 'content' || !Array.isArray(value)) return [];
       return (value as Partial<ToolReferencePart>[]).flatMap((part) => {
-        const reference = part?.type === 'custom' ? part.providerOptions?.anthropic : undefined;
-        return reference?.type === 'tool-reference' && typeof reference.toolName === 'string'
-          ? [reference.toolName]
-          : [];
+        const name = referencedName(part);
+        return name === undefined ? [] : [name];
       });
     },
+    withoutReferences: (output, sent) => {
+      const { type, value } = (output ?? {}) as { type?: unknown; value?: unknown };
+      if (type !== 'content' || !Array.isArray(value)) return undefined;
+      const kept = value.filter((part) => {
+        const name = referencedName(part);
+        return name === undefined || sent.has(name);
+      });
+      if (kept.length === value.length) return undefined;
+      return kept.some((part) => referencedName(part) !== undefined)
+        ? { type: 'content', value: kept }
+        : { type: 'text', value: UNAVAILABLE_MESSAGE };
+    },
   }));
+}
+
+/** What a search result says once none of the tools it found may be used any more. */
+const UNAVAILABLE_MESSAGE = 'The tools this search found are not available any more.';
+
+/** The tool a `tool_reference` part names, or `undefined` for any other part. */
+function referencedName(part: unknown): string | undefined {
+  const { type, providerOptions } = (part ?? {}) as Partial<ToolReferencePart>;
+  const reference = type === 'custom' ? providerOptions?.anthropic : undefined;
+  return reference?.type === 'tool-reference' && typeof reference.toolName === 'string'
+    ? reference.toolName
+    : undefined;
 }

@@ -1,4 +1,4 @@
-import type { Tool, ToolSet } from 'ai';
+import type { ModelMessage, Tool, ToolSet } from 'ai';
 import {
   createToolSearchEngine,
   NATIVE_SEARCH_TOOL_NAME,
@@ -23,12 +23,22 @@ export type NativeToolSearchOptions<TTools extends ToolSet, TContext = unknown> 
 
 /** What a native `prepareStep` sets: the tools sent this step, in a fixed order. */
 export interface NativeStepResult {
-  /** `search_tools`, pinned tools, then the deferred catalog tools (see each provider). */
+  /**
+   * `search_tools`, pinned tools, then the catalog tools the filter lets this step's caller
+   * search or run (deferred): a tool the filter denies is not sent.
+   */
   activeTools: string[];
   /** The same list, so every step sends the tools in the same order. */
   toolOrder: string[];
   /** Carries the call's context to `search_tools` (ai 7 gives a tool only its own entry). */
   toolsContext: Record<string, unknown>;
+  /**
+   * The step's messages with the search results' references to tools not sent this step taken
+   * out (Anthropic refuses a conversation that references a tool the request lacks); set only
+   * when there was one to take out (a tool the filter denies since it was found, or a forged
+   * result).
+   */
+  messages?: ModelMessage[];
 }
 
 /** What `toolApproval` receives: the call to check and the step it happens in. */
@@ -75,11 +85,11 @@ export interface NativeProvider {
   /** The tools a search result in the conversation loaded (its model-message output). */
   loadedBy(output: unknown): string[];
   /**
-   * Whether every catalog tool is sent (Anthropic: deferred tools are invisible, and a reference
-   * to an unsent tool fails the request) or only the searchable ones and those already loaded
-   * (OpenAI: deferred names are shown).
+   * A search result's output that names only tools sent this step, or `undefined` when it names
+   * none other (Anthropic: the API refuses a reference to a tool its request lacks; OpenAI's
+   * results carry their definitions, so it has none).
    */
-  sendsEveryTool: boolean;
+  withoutReferences?(output: unknown, sent: ReadonlySet<string>): unknown;
 }
 
 /**
@@ -102,8 +112,6 @@ export function createNativeToolSearch<TTools extends ToolSet, TContext>(
   });
   const provider = providerFor(engine);
   const pins = new Set(engine.options.alwaysLoaded ?? []);
-  const loadedIn = (messages: readonly unknown[] | undefined): string[] =>
-    searchOutputs(messages).flatMap((output) => provider.loadedBy(output));
   const sessionFor = (
     context: unknown,
     messages: readonly unknown[] | undefined,
@@ -146,19 +154,24 @@ export function createNativeToolSearch<TTools extends ToolSet, TContext>(
       const pinned = (await session.activeTools())
         .filter((tool) => tool.pinned)
         .map((tool) => tool.id);
-      let deferred: string[];
-      if (provider.sendsEveryTool) {
-        deferred = Object.keys(options.tools).filter((name) => !pins.has(name));
-      } else {
-        // What the caller may find, and what the conversation loaded already: the AI SDK refuses
-        // a call to a tool it is not sent, and `toolApproval` decides about the rest.
-        const loaded = new Set(loadedIn(input.messages));
-        const searchable = new Set((await session.listTools('search')).map((entry) => entry.key));
-        deferred = Object.keys(options.tools).filter(
-          (name) => !pins.has(name) && (searchable.has(name) || loaded.has(name)),
-        );
-      }
+      // What the caller may find, and what the conversation loaded that it may still run: a
+      // deferred tool's description reaches the provider, so a tool the filter denies is not
+      // sent. The filter is asked once per tool per step (the session keeps its answers).
+      const [active, searchable] = await Promise.all([
+        session.activeTools(),
+        session.listTools('search'),
+      ]);
+      const sendable = new Set([
+        ...active.filter((tool) => !tool.pinned).map((tool) => tool.id),
+        ...searchable.map((entry) => entry.key),
+      ]);
+      const deferred = Object.keys(options.tools).filter(
+        (name) => !pins.has(name) && sendable.has(name),
+      );
       const names = [NATIVE_SEARCH_TOOL_NAME, ...pinned, ...deferred];
+      const messages = provider.withoutReferences
+        ? withoutReferences(input.messages, new Set(names), provider.withoutReferences)
+        : undefined;
       return {
         activeTools: names,
         toolOrder: names,
@@ -166,6 +179,7 @@ export function createNativeToolSearch<TTools extends ToolSet, TContext>(
           ...(input.toolsContext as Record<string, unknown> | undefined),
           [NATIVE_SEARCH_TOOL_NAME]: context,
         },
+        ...(messages && { messages }),
       };
     },
     toolApproval: async ({ toolCall, messages, runtimeContext }) => {
@@ -182,6 +196,34 @@ export function createNativeToolSearch<TTools extends ToolSet, TContext>(
           };
     },
   };
+}
+
+/**
+ * The messages with each `search_tools` result's output rewritten to name sent tools only, or
+ * `undefined` when every result does already.
+ */
+function withoutReferences(
+  messages: readonly unknown[] | undefined,
+  sent: ReadonlySet<string>,
+  rewrite: NonNullable<NativeProvider['withoutReferences']>,
+): ModelMessage[] | undefined {
+  let changed = false;
+  const rewritten = (messages ?? []).map((message) => {
+    const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
+    if (role !== 'tool' || !Array.isArray(content)) return message;
+    let parts: unknown[] | undefined;
+    content.forEach((part: Record<string, unknown>, position) => {
+      if (part?.type !== 'tool-result' || part.toolName !== NATIVE_SEARCH_TOOL_NAME) return;
+      const output = rewrite(part.output, sent);
+      if (output === undefined) return;
+      parts ??= [...content];
+      parts[position] = { ...part, output };
+    });
+    if (!parts) return message;
+    changed = true;
+    return { ...(message as object), content: parts };
+  });
+  return changed ? (rewritten as ModelMessage[]) : undefined;
 }
 
 /** The outputs of `search_tools` results in AI SDK model messages, oldest first. */

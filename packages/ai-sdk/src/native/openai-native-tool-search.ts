@@ -48,7 +48,6 @@ export function createOpenAINativeToolSearch<TTools extends ToolSet, TContext = 
     const namespaces = assignNamespaces(descriptors, { group, maxNamespaceTools });
     const pins = new Set(engine.options.alwaysLoaded ?? []);
     return {
-      sendsEveryTool: false,
       deferredOptions: (id) => {
         const namespace = namespaces.get(id);
         return {

@@ -23,6 +23,7 @@ export function setup<TExpose extends ExposeMode = 'tools'>(
   // These loops check what `'tools'` sends (each loaded tool joins the step's tools); the proxy
   // (the default) has loops of its own, which pass `expose: 'proxy'`.
   const toolSearch = createToolSearch<Catalog, Context, TExpose>({
+    toolSearch: true,
     tools,
     expose: 'tools' as TExpose,
     ...options,

@@ -22,6 +22,13 @@ export type ResolvedEngineOptions<TTool, TContext> = Readonly<
   expose: ExposeMode;
   filterTimeout: number;
   fusion: ResolvedFusionSettings;
+  /** `search.definitions`: how many results of a proxy search carry their definitions. */
+  definitions: number;
+  /**
+   * `toolSearch` as a weight: the request's tools are given directly while they weigh less than
+   * this many estimated tokens (`0`: always search; `Infinity`: never).
+   */
+  directBelow: number;
 };
 
 /**

@@ -6,6 +6,7 @@ import type {
   LoadedToolsOperation,
   LoadedToolsStore,
 } from '../state/loaded-tools-store';
+import { sameEntries } from '../state/same-entries';
 import { StoreError } from '../state/store-error';
 import { runExclusive } from './exclusive';
 
@@ -110,8 +111,10 @@ export class SessionLoads {
     const key = this.usesStore ? `thread:${this.#host.threadId}` : this.#lockKey;
     return runExclusive(key, async () => {
       const entries = await this.read({ throwOnError: true });
+      const before = this.usesStore ? entries.map((entry) => ({ ...entry })) : undefined;
       const result = await change(entries);
-      await this.#write(entries);
+      // A change that changes nothing is not written: a `set` would make a thread for it.
+      if (before === undefined || !sameEntries(before, entries)) await this.#write(entries);
       return result;
     });
   }

@@ -108,6 +108,20 @@ describe('LoadedToolsStore.update', () => {
     expect(await activeIds(session)).toEqual(['send_email', 'get_forecast']);
   });
 
+  it('writes nothing through set when a change changes nothing', async () => {
+    const { store, calls } = recordingStore(false);
+    const session = engineFor({ storage: store, maxLoadedTools: 2 }).createSession({
+      threadId: 'never-loaded',
+    });
+    const unloaded = (await run(session, 'unload_tool', {
+      toolNames: ['get_weather'],
+    })) as UnloadToolOutput;
+    expect(unloaded.unloaded).toEqual([]);
+    await session.touch('get_weather');
+    expect(calls).toEqual(['get', 'get']);
+    expect(await store.get('never-loaded')).toBeUndefined();
+  });
+
   it('answers the model and reports store.update when update rejects, keeping pinned tools', async () => {
     const onError = vi.fn();
     const memory = createMemoryStore();

@@ -365,11 +365,19 @@ class Model {
     return slot.entries.map((entry) => ({ ...entry }));
   }
 
-  /** The store's atomic change: read (an expired thread starts empty), change, write. */
+  /**
+   * The store's atomic change: read (an expired thread starts empty), change, write. A change
+   * that changes nothing writes nothing: it makes no thread, and a live one only counts as read.
+   */
   storeChange(thread: string, change: (entries: ModelEntry[]) => ModelChange): ModelChange {
     const slot = this.slots.get(thread);
-    const entries = slot && !this.#expired(slot) ? slot.entries.map((entry) => ({ ...entry })) : [];
+    const live = slot !== undefined && !this.#expired(slot);
+    const entries = live ? slot.entries.map((entry) => ({ ...entry })) : [];
     const result = change(entries);
+    if (sameModelEntries(entries, live ? slot.entries : [])) {
+      this.storeGet(thread);
+      return result;
+    }
     this.slots.delete(thread);
     this.slots.set(thread, { entries, accessedAt: this.clock });
     while (this.slots.size > this.maxThreads) this.slots.delete(this.slots.keys().next().value!);
@@ -782,6 +790,15 @@ class SearchCommand implements EngineCommand {
       expect(model.allows(name, 'search')).toBe(true);
       if (model.config.autoLoad) expect(model.allows(name, 'load')).toBe(true);
     }
+    if (!model.config.autoLoad) {
+      // Under proxy the first results the load filter allows come with their definitions (the
+      // engine's default: three), so call_tool can run one next; under 'tools' none do.
+      const defined =
+        model.config.expose === 'proxy'
+          ? names.filter((name) => model.allows(name, 'load')).slice(0, 3)
+          : [];
+      expect(output.tools?.map((tool) => tool.name) ?? []).toEqual(defined);
+    }
     let removed: string[] = [];
     if (!model.config.autoLoad || names.length === 0) {
       expect(output.activation).toBeUndefined();
@@ -1109,12 +1126,20 @@ class CallCommand implements EngineCommand {
     const active = model
       .active(this.conversation, this.resolved, entries)
       .some((tool) => tool.id === id);
+    let evicted: string[] = [];
     if (model.config.expose === 'proxy') {
-      // Through call_tool: an active tool runs exactly once, any other name never runs.
+      // Through call_tool: an active tool runs exactly once; a tool of the request that the load
+      // filter allows is loaded by the call (within the budget) and then runs if it is active;
+      // any other name never runs.
+      const load = active
+        ? { runs: true, evicted: [] }
+        : expectedLoadForCall(model, this.conversation, this.resolved, id);
+      const runsNow = load.runs;
+      evicted = load.evicted;
       const before = world.runs.length;
       const outcome = await session.callTool({ name: this.name, arguments: {} });
-      expect(outcome.status).toBe(active ? 'ran' : 'refused');
-      expect(world.runs.slice(before)).toEqual(active ? [id] : []);
+      expect(outcome.status).toBe(runsNow ? 'ran' : 'refused');
+      expect(world.runs.slice(before)).toEqual(runsNow ? [id] : []);
     } else {
       expect(await session.isActive(this.name)).toBe(active);
     }
@@ -1132,10 +1157,41 @@ class CallCommand implements EngineCommand {
         return { loaded: [], alreadyLoaded: [], evicted: [], unloaded: [] };
       });
     }
-    await checkWorld(model, world, this.conversation, this.resolved);
+    await checkWorld(model, world, this.conversation, this.resolved, evicted);
   }
   toString = () =>
     `call(${this.conversation}, ${JSON.stringify(this.name)}, resolved ${this.resolved})`;
+}
+
+/**
+ * Under proxy, `call_tool` of a tool that is not active: a tool of the request that the load
+ * filter allows is loaded (as a `load_tool` of it alone would; under 'context' the load lasts the
+ * request only, since no load result enters the conversation), and runs when it is active then.
+ */
+function expectedLoadForCall(
+  model: Model,
+  conversation: Conversation,
+  resolved: number,
+  id: string,
+): { runs: boolean; evicted: string[] } {
+  const refused = { runs: false, evicted: [] };
+  if (
+    model.lookup(id, resolved) === undefined ||
+    !model.allows(id, 'load') ||
+    !model.allows(id, 'active')
+  )
+    return refused;
+  // A pinned tool that is not active is denied by the active filter: loading changes nothing.
+  if (model.pinned.includes(id)) return refused;
+  let after: ModelEntry[] = [];
+  const change = model.change(conversation, resolved, (entries) => {
+    after = entries;
+    return modelLoad(entries, [id], model.clock, model.config.maxLoadedTools);
+  });
+  if (change === 'failed') return refused;
+  const runs = model.active(conversation, resolved, after).some((tool) => tool.id === id);
+  // Without a store the load, and what it evicted, last this request only.
+  return { runs, evicted: model.usesStore(conversation) ? change.evicted : [] };
 }
 
 /** A conversation carries a load result the model never produced (a client forged it). */
@@ -1539,3 +1595,14 @@ describe('ToolSearchEngine under random use', () => {
     for (const [config, commands] of FOUND_SEQUENCES) await runSequence(config, commands);
   });
 });
+
+/** Whether two entry lists hold the same ids, used at the same times, in the same order. */
+function sameModelEntries(left: readonly ModelEntry[], right: readonly ModelEntry[]): boolean {
+  return (
+    left.length === right.length &&
+    left.every(
+      (entry, position) =>
+        entry.id === right[position]!.id && entry.usedAt === right[position]!.usedAt,
+    )
+  );
+}

@@ -1,13 +1,12 @@
-import type { FusionSettings } from '../embedding/embed-function';
 import { ToolEmbeddings } from '../embedding/tool-embeddings';
 import { readVectorCacheHeader, VectorCache } from '../embedding/vector-cache';
-import { DEFAULT_RRF_K } from '../search/reciprocal-rank-fusion';
 import { SnapshotError } from '../search/snapshot-ranking';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import { ToolIndex } from '../search/tool-index';
 import type { LoadedToolsStore } from '../state/loaded-tools-store';
 import { createMemoryStore, type MemoryStore, type StateStats } from '../state/memory-store';
 import { DeferredCatalogs } from './deferred-tools';
+import { catalogWeight } from './direct-tools';
 import {
   decodeEngineSnapshot,
   type EngineSnapshotParts,
@@ -20,11 +19,8 @@ import {
   type RequestTools,
   ResolvedTools,
 } from './request-catalogs';
-import type {
-  ResolvedEngineOptions,
-  ResolvedFusionSettings,
-  SessionEngine,
-} from './session-engine';
+import { resolveFusion, resolveToolSearch } from './resolve-options';
+import type { ResolvedEngineOptions, SessionEngine } from './session-engine';
 import { SnapshotDriftError } from './snapshot-drift-error';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from './tool-catalog';
 import { ToolSearchSession } from './tool-search-session';
@@ -32,13 +28,12 @@ import type { SessionInit, ToolSearchEngineOptions } from './types';
 
 const DEFAULT_FILTER_TIMEOUT = 3_000;
 const DEFAULT_TOP_K = 5;
-/** A cold call to a hosted embeddings API takes up to a second or two; five leaves room, not a hang. */
-const DEFAULT_EMBED_TIMEOUT = 5_000;
-/** Tool texts per embedding call: under every hosted API's per-request limit we know of but Cohere's (96), which adapters split further. */
-const DEFAULT_EMBED_BATCH_SIZE = 128;
-
-/** Timers fire at once beyond this delay (a signed 32-bit count of ms). */
-const MAX_TIMER_DELAY = 2_147_483_647;
+/**
+ * Results of a proxy search that carry their definitions: enough that the tool the model wants is
+ * usually among them (the first three hold it for most queries, bench:quality's recall@3), few
+ * enough that the definitions every later request reads again stay cheap (bench:cost).
+ */
+const DEFAULT_DEFINITIONS = 3;
 
 /**
  * The framework-agnostic tool search: owns the catalog's index, the loaded-tool state and the
@@ -106,6 +101,16 @@ export class ToolSearchEngine<TTool, TContext = unknown> implements SessionEngin
       if (options[name] !== undefined && typeof options[name] !== 'function')
         throw new TypeError(`ToolSearchEngine: \`${name}\` must be a function`);
     }
+    const definitions = options.search?.definitions ?? DEFAULT_DEFINITIONS;
+    if (!(Number.isInteger(definitions) && definitions >= 0))
+      throw new RangeError(
+        `ToolSearchEngine: search.definitions must be an integer >= 0, got ${definitions}`,
+      );
+    const directBelow = resolveToolSearch(options.toolSearch);
+    if (directBelow === Number.POSITIVE_INFINITY && options.deferredTools !== undefined)
+      throw new TypeError(
+        "ToolSearchEngine: toolSearch: false cannot give deferredTools directly (they are resolved only when loaded); use true or 'auto'",
+      );
     const fusion = resolveFusion(options.fusion);
     this.catalog = buildCatalog(options.tools, options.describe, 'tools');
     // Pins may name a tool by id or by key; the rest of the engine works with ids.
@@ -127,6 +132,9 @@ export class ToolSearchEngine<TTool, TContext = unknown> implements SessionEngin
       filterTimeout,
       alwaysLoaded,
       fusion,
+      definitions,
+      // Deferred tools are resolved only when loaded: an engine with them always searches.
+      directBelow: options.deferredTools === undefined ? directBelow : 0,
     };
     if (options.embed) {
       this.vectorCache = new VectorCache({ model: fusion.model });
@@ -190,6 +198,23 @@ export class ToolSearchEngine<TTool, TContext = unknown> implements SessionEngin
         "ToolSearchEngine: storage must be 'in-memory', 'context' or a LoadedToolsStore",
       );
     }
+  }
+
+  /**
+   * What the catalog's tool definitions weigh together, in estimated tokens (`estimateTokens` of
+   * each `{ name, description, input_schema }`): what `toolSearch: 'auto'` compares with its
+   * threshold before a filter or a request's own tools change the set.
+   */
+  get catalogWeight(): number {
+    return catalogWeight(this.catalog);
+  }
+
+  /**
+   * Whether a request without a filter's refusals and without tools of its own would search:
+   * `false` when `toolSearch` gives the catalog directly (an adapter writes its instructions by it).
+   */
+  get searchesCatalog(): boolean {
+    return this.catalogWeight >= this.options.directBelow;
   }
 
   /**
@@ -400,57 +425,4 @@ function restoreVectors<TTool, TContext>(
   } catch {
     // Telemetry must never break the agent.
   }
-}
-
-/** Checks the fusion settings and fills in their defaults. */
-function resolveFusion(settings: FusionSettings | undefined): ResolvedFusionSettings {
-  const k = settings?.k ?? DEFAULT_RRF_K;
-  if (!(Number.isFinite(k) && k >= 0))
-    throw new RangeError(`ToolSearchEngine: fusion.k must be a finite number >= 0, got ${k}`);
-  const textWeight = settings?.textWeight ?? 1;
-  const vectorWeight = settings?.vectorWeight ?? 1;
-  for (const [name, weight] of [
-    ['textWeight', textWeight],
-    ['vectorWeight', vectorWeight],
-  ] as const) {
-    if (!(Number.isFinite(weight) && weight >= 0))
-      throw new RangeError(
-        `ToolSearchEngine: fusion.${name} must be a finite number >= 0, got ${weight}`,
-      );
-  }
-  if (textWeight + vectorWeight === 0)
-    throw new RangeError(
-      'ToolSearchEngine: fusion.textWeight and fusion.vectorWeight cannot both be 0',
-    );
-  const minSimilarity = settings?.minSimilarity ?? Number.NEGATIVE_INFINITY;
-  if (Number.isNaN(minSimilarity))
-    throw new RangeError('ToolSearchEngine: fusion.minSimilarity must be a number');
-  const timeout = settings?.timeout ?? DEFAULT_EMBED_TIMEOUT;
-  if (!(timeout > 0 && timeout <= MAX_TIMER_DELAY))
-    throw new RangeError(
-      `ToolSearchEngine: fusion.timeout must be > 0 and <= ${MAX_TIMER_DELAY} ms, got ${timeout}`,
-    );
-  const batchSize = settings?.batchSize ?? DEFAULT_EMBED_BATCH_SIZE;
-  if (!(Number.isInteger(batchSize) && batchSize >= 1))
-    throw new RangeError(
-      `ToolSearchEngine: fusion.batchSize must be an integer >= 1, got ${batchSize}`,
-    );
-  const kernel = settings?.kernel ?? 'auto';
-  if (kernel !== 'auto' && kernel !== 'js')
-    throw new TypeError(
-      `ToolSearchEngine: fusion.kernel must be 'auto' or 'js', got ${String(kernel)}`,
-    );
-  const model = settings?.model;
-  if (model !== undefined && typeof model !== 'string')
-    throw new TypeError('ToolSearchEngine: fusion.model must be a string');
-  return {
-    k,
-    textWeight,
-    vectorWeight,
-    minSimilarity,
-    timeout,
-    batchSize,
-    kernel,
-    ...(model !== undefined && { model }),
-  };
 }

@@ -12,6 +12,7 @@ import type {
   LoadedToolsOperation,
 } from '../state/loaded-tools-store';
 import type { DeferredTool, ToolResolutionError } from './deferred-tools';
+import { directTools } from './direct-tools';
 import { type RequestCatalog, ResolvedTools } from './request-catalogs';
 import { runFilter } from './run-filter';
 import { SessionDeferredTools } from './session-deferred-tools';
@@ -25,6 +26,7 @@ import type {
   FilterPhase,
   MetaTool,
   SessionInit,
+  ToolOffer,
   ToolResultRecord,
   ToolSearchEvents,
 } from './types';
@@ -51,6 +53,8 @@ export class ToolSearchSession<TTool, TContext = unknown> implements MetaToolHos
   /** The request's deferred tools, when the engine has a `deferredTools` source. */
   readonly #deferred: SessionDeferredTools<TTool, TContext> | undefined;
   readonly #filterAnswers = new Map<string, Promise<boolean>>();
+  /** The tools given directly (`toolSearch`), or `undefined` when the request searches; asked once. */
+  #direct: Promise<ActiveTool<TTool>[] | undefined> | undefined;
   /** The loaded tools: in the store, or derived from the conversation. */
   readonly #loads: SessionLoads;
 
@@ -96,6 +100,44 @@ export class ToolSearchSession<TTool, TContext = unknown> implements MetaToolHos
   /** @internal The engine's embeddings, when it has `embed`. */
   get embeddings(): SessionEngine<TTool, TContext>['embeddings'] {
     return this.engine.embeddings;
+  }
+
+  /**
+   * Whether this request searches the catalog (`toolSearch`): `false` when every tool it may use
+   * is given directly, because they weigh less than the threshold (or `toolSearch: false`).
+   */
+  async usesSearch(): Promise<boolean> {
+    return (await this.#directTools()) === undefined;
+  }
+
+  /**
+   * What to give the model this step, whichever way `toolSearch` decides: the meta-tools and their
+   * instruction while the request searches (none when every tool is given directly), and the
+   * tools besides them (`offeredTools()`: pinned, then loaded under `expose: 'tools'`; or every
+   * tool the request may use).
+   */
+  async offer(): Promise<ToolOffer<TTool>> {
+    const search = await this.usesSearch();
+    return {
+      search,
+      metaTools: search ? this.metaTools : [],
+      instructions: search ? this.instructions : '',
+      tools: await this.offeredTools(),
+    };
+  }
+
+  #directTools(): Promise<ActiveTool<TTool>[] | undefined> {
+    this.#direct ??= directTools(
+      {
+        staticCatalog: this.engine.catalog,
+        resolvedCatalog: this.#resolved?.catalog,
+        pinned: this.engine.options.alwaysLoaded ?? [],
+        filtered: this.engine.options.filter !== undefined,
+        allows: (id, phase) => this.allows(id, phase),
+      },
+      this.engine.options.directBelow,
+    );
+    return this.#direct;
   }
 
   /** The system instruction that explains the meta-tools to the model. */
@@ -235,6 +277,9 @@ export class ToolSearchSession<TTool, TContext = unknown> implements MetaToolHos
   }
 
   async #active(withLoaded: boolean): Promise<ActiveTool<TTool>[]> {
+    // Below the `toolSearch` threshold, every tool the request may use is active and offered.
+    const direct = await this.#directTools();
+    if (direct) return direct;
     const pinned = new Set(this.engine.options.alwaysLoaded ?? []);
     const entries = withLoaded
       ? withinBudget(await this.readEntries(), this.engine.options.maxLoadedTools)
@@ -298,19 +343,24 @@ export class ToolSearchSession<TTool, TContext = unknown> implements MetaToolHos
    * the same report and budget touch): the object to run (a deferred tool resolved for this
    * request), the key it is listed under, and the descriptor the model was shown.
    * @param toolName - an id or a key, as the model wrote it
+   * @param options - `quiet`: a tool that is not active is not reported as refused (the caller
+   *   goes on to load it)
    */
   async activeTool(
     toolName: string,
+    options: { quiet?: boolean } = {},
   ): Promise<(ActiveTool<TTool> & { key: string; descriptor: ToolDescriptor }) | undefined> {
     // The policy may have changed since this session answered (a tool object kept from an
     // earlier step, an approval that waited): a tool runs only if the filter allows it now.
     this.#filterAnswers.clear();
+    this.#direct = undefined;
     const active = await this.activeTools();
     // After activeTools, which fetches the deferred tools a loaded name may stand for.
     const id = this.idOf(toolName) ?? toolName;
     const found = active.find((tool) => tool.id === id);
     const entry = found && (this.lookup(id) ?? this.#deferred?.entry(id));
     if (!found || !entry) {
+      if (options.quiet) return undefined;
       this.emit('onDenied', {
         threadId: this.threadId,
         toolName,

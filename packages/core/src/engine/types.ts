@@ -1,6 +1,11 @@
 import type { EmbedFunction, FusionSettings } from '../embedding/embed-function';
 import type { FilterPhase } from '../meta-tools/filter-phase';
-import type { ExposeMode, ToolRun, ToolSearchEvents } from '../meta-tools/meta-tool-types';
+import type {
+  ExposeMode,
+  MetaTool,
+  ToolRun,
+  ToolSearchEvents,
+} from '../meta-tools/meta-tool-types';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 import type { ToolIndexOptions } from '../search/tool-index-options';
 import type { ToolResultRecord } from '../state/context-state';
@@ -23,6 +28,13 @@ export type {
   ToolSearchEvents,
 } from '../meta-tools/meta-tool-types';
 export type { ToolResultRecord } from '../state/context-state';
+
+/**
+ * The weight, in estimated tokens, below which `toolSearch: 'auto'` gives the model every tool
+ * directly: where tool search starts to cost less than sending every tool in the cost
+ * benchmark's conversations (bench/README.md, "Where tool search pays").
+ */
+export const DEFAULT_TOOL_SEARCH_THRESHOLD = 3_000;
 
 /** What a filter is asked about. */
 export interface ToolFilterArgs<TTool, TContext> {
@@ -62,7 +74,31 @@ export interface SearchSettings {
    * @default false
    */
   autoLoad?: boolean;
+  /**
+   * Under `expose: 'proxy'`: how many of a search's best results (those the `load` filter allows)
+   * come with their definitions (`tools` in the answer), so that the model can run one with
+   * `call_tool` in its very next request, without a `load_tool` in between. `0` answers names
+   * and descriptions only. Each definition is read again by every later request of the
+   * conversation, at the cached price: see the cost benchmark for why 3 is the default.
+   * @default 3
+   */
+  definitions?: number;
 }
+
+/**
+ * Whether the model searches the catalog or is given every tool directly. `true`: tool search
+ * (the meta-tools, plus pinned and loaded tools). `false`: every tool the filter allows, given
+ * directly, and no meta-tools. `'auto'`: every tool directly while the tools the request may use
+ * (those the filter allows in every phase) weigh less than {@link DEFAULT_TOOL_SEARCH_THRESHOLD}
+ * tokens, tool search from there on; `{ threshold }`: the same with your own number of tokens.
+ * Below the threshold, sending every tool costs less over a conversation than searching for
+ * them (each search is one more request that reads the whole conversation again); the tools
+ * given directly are the same at every step while the filter's answers stay the same, so the
+ * provider's prompt cache holds. Weights are estimated (`estimateTokens`: within about a tenth
+ * of the tokenizers of today's models). An engine with `deferredTools` always searches under
+ * `'auto'`: its tools are resolved only when loaded.
+ */
+export type ToolSearchMode = boolean | 'auto' | { threshold: number };
 
 /**
  * Options of {@link createToolSearchEngine}.
@@ -104,6 +140,12 @@ export interface ToolSearchEngineOptions<TTool, TContext = unknown>
   filterTimeout?: number;
   /** Tools (by id or key) that are always active, without search or load. */
   alwaysLoaded?: readonly string[];
+  /**
+   * Tool search, or every tool given directly: see {@link ToolSearchMode}. The adapters default
+   * to `'auto'`; the engine to `true`, which is what it did before the option existed.
+   * @default true
+   */
+  toolSearch?: ToolSearchMode;
   /**
    * How loaded tools reach the model. `'tools'`: a loaded tool joins the tools the model is
    * given (`session.activeTools()`). `'proxy'`: the tools the model is given never change in a
@@ -196,4 +238,16 @@ export interface ActiveTool<TTool> {
    * tool may act with its caller's credentials).
    */
   deferred?: true;
+}
+
+/** What to give the model on one step (`session.offer()`). */
+export interface ToolOffer<TTool> {
+  /** Whether the request searches the catalog; `false` when every tool is given directly. */
+  search: boolean;
+  /** The meta-tools to offer; none when every tool is given directly. */
+  metaTools: MetaTool[];
+  /** The system instruction about the meta-tools; empty when there are none. */
+  instructions: string;
+  /** The tools besides the meta-tools. */
+  tools: ActiveTool<TTool>[];
 }

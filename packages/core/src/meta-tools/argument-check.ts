@@ -1,4 +1,4 @@
-import { type Schema, type SchemaDraft, Validator } from '@cfworker/json-schema';
+import { SchemaChecker, type SchemaCheckResult, type SchemaIssue } from '../schema/schema-checker';
 import type { ToolDescriptor } from '../search/tool-descriptor';
 
 /** One way the arguments break the tool's input schema, in words the model can act on. */
@@ -9,51 +9,63 @@ export interface ArgumentProblem {
   message: string;
 }
 
+/** Why arguments were refused: they break the schema, or could not be checked in bounded work. */
+export type ArgumentRefusalReason = 'mismatch' | 'too-costly' | 'too-deep' | 'not-json';
+
 /** The verdict on a call's arguments. */
 export type ArgumentVerdict =
   | { kind: 'valid' }
-  | { kind: 'invalid'; problems: ArgumentProblem[] }
-  /** The schema itself cannot be used (a remote `$ref`, a hostile depth): nothing was checked. */
+  | { kind: 'invalid'; problems: ArgumentProblem[]; reason: ArgumentRefusalReason }
+  /**
+   * Nothing that was checked failed, but a part of the schema cannot be checked (a remote `$ref`,
+   * a pattern with a lookahead, a schema too large to read): `error` says which parts.
+   */
   | { kind: 'unchecked'; error: unknown };
 
 /** Problems reported to the model at most: the first few say what to fix; more is noise. */
 const MAX_PROBLEMS = 5;
+/** Characters of one problem's message at most. */
+const MAX_MESSAGE_LENGTH = 240;
+/** Characters of one path segment (a property name the model sent) at most. */
+const MAX_SEGMENT_LENGTH = 60;
+/** Characters of one path at most. */
+const MAX_PATH_LENGTH = 200;
+
+/** Raised through `onError` when arguments ran with a part of the schema left unchecked. */
+export class UncheckedArgumentsError extends Error {
+  /** Where in the arguments, and why each part was not checked. */
+  readonly parts: ArgumentProblem[];
+
+  /**
+   * @param toolId - the tool called
+   * @param parts - the parts not checked
+   */
+  constructor(toolId: string, parts: ArgumentProblem[]) {
+    super(
+      `Some arguments of "${cut(toolId, MAX_SEGMENT_LENGTH)}" were not checked against its input schema: ${parts
+        .map((part) => `at arguments${part.path}: ${part.message}`)
+        .join('; ')}`,
+    );
+    this.name = 'UncheckedArgumentsError';
+    this.parts = parts;
+  }
+}
 
 /**
- * Keywords whose error only says that something beneath them failed ("Property "a" does not match
- * schema"): dropped whenever the deeper error that explains it is reported too.
- */
-const CASCADE_KEYWORDS = new Set([
-  'properties',
-  'patternProperties',
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'unevaluatedItems',
-  'contains',
-  'dependentSchemas',
-  'dependencies',
-  'allOf',
-  'if',
-  'then',
-  'else',
-  '$ref',
-  '$recursiveRef',
-  '$dynamicRef',
-]);
-
-/**
- * Each tool's validator, made at its first call and kept while its descriptor lives (a catalog's
+ * Each tool's checker, made at its first call and kept while its descriptor lives (a catalog's
  * descriptors live as long as the catalog): shared by every engine, keyed by the object.
  */
-const validators = new WeakMap<ToolDescriptor, Validator | { error: unknown }>();
+const checkers = new WeakMap<ToolDescriptor, SchemaChecker>();
 
 /**
- * Checks a tool call's arguments against the tool's JSON Schema, with `@cfworker/json-schema`:
- * a maintained validator of drafts 4, 7, 2019-09 and 2020-12 that interprets the schema instead
- * of compiling it to code, so it runs where `new Function` is refused (edge runtimes, a strict
- * CSP), costs nothing for the many catalog tools that are never called, and a hostile schema
- * cannot smuggle code in. A tool without a schema takes any object.
+ * Checks a tool call's arguments against the tool's JSON Schema, in bounded time: a validator of
+ * our own (`schema/`) that interprets the schema instead of compiling it to code (so it runs
+ * where `new Function` is refused: edge runtimes, a strict CSP), spends from a fixed budget of
+ * steps, and matches patterns and formats in linear time. Arguments too costly or too deep to
+ * check are refused (an attacker cannot get a call through unchecked by making the check
+ * expensive); a part of the schema that cannot be checked at all (a remote `$ref`, a pattern
+ * with a lookahead) is left unchecked alone and reported, while the rest is still checked. A
+ * tool without a schema takes any object.
  * @param descriptor - the tool's descriptor, as its catalog holds it
  * @param args - the model's arguments (an object)
  */
@@ -63,56 +75,53 @@ export function checkArguments(
 ): ArgumentVerdict {
   const schema = descriptor.inputSchema;
   if (schema === undefined) return { kind: 'valid' };
-  let validator = validators.get(descriptor);
-  if (validator === undefined) {
-    try {
-      validator = new Validator(schema as Schema, draftOf(schema), false);
-    } catch (error) {
-      validator = { error };
-    }
-    validators.set(descriptor, validator);
+  let checker = checkers.get(descriptor);
+  if (checker === undefined) {
+    checker = new SchemaChecker(schema);
+    checkers.set(descriptor, checker);
   }
-  if (!(validator instanceof Validator)) return { kind: 'unchecked', error: validator.error };
-  let result: ReturnType<Validator['validate']>;
-  try {
-    result = validator.validate(args);
-  } catch (error) {
-    // A schema that recurses as deep as the arguments go can exhaust the stack; a `$ref` the
-    // validator cannot resolve throws only when it is reached.
-    if (error instanceof RangeError) {
-      return {
-        kind: 'invalid',
-        problems: [{ path: '', message: 'The arguments are nested too deeply to be checked.' }],
-      };
-    }
-    return { kind: 'unchecked', error };
-  }
-  return result.valid
-    ? { kind: 'valid' }
-    : { kind: 'invalid', problems: problemsOf(result.errors) };
+  return toVerdict(descriptor, checker.check(args));
 }
 
-/** The draft a schema declares in `$schema`; 2020-12 (what zod and MCP emit) when it says none. */
-function draftOf(schema: ToolDescriptor['inputSchema']): SchemaDraft {
-  const declared = typeof schema?.$schema === 'string' ? schema.$schema : '';
-  if (declared.includes('draft-04')) return '4';
-  if (declared.includes('draft-06') || declared.includes('draft-07')) return '7';
-  if (declared.includes('2019-09')) return '2019-09';
-  return '2020-12';
+function toVerdict(descriptor: ToolDescriptor, result: SchemaCheckResult): ArgumentVerdict {
+  if (result.kind === 'valid') return { kind: 'valid' };
+  if (result.kind === 'unchecked') {
+    return {
+      kind: 'unchecked',
+      error: new UncheckedArgumentsError(descriptor.id, toProblems(result.parts)),
+    };
+  }
+  if (result.reason === 'too-costly') {
+    return {
+      kind: 'invalid',
+      reason: result.reason,
+      problems: [
+        {
+          path: '',
+          message: `The arguments are too large or too complex to check against this tool's input schema (the check stopped after ${result.steps.toLocaleString('en-US')} steps); send smaller or simpler arguments.`,
+        },
+      ],
+    };
+  }
+  if (result.reason === 'too-deep') {
+    return {
+      kind: 'invalid',
+      reason: result.reason,
+      problems: [{ path: '', message: 'The arguments are nested too deeply to be checked.' }],
+    };
+  }
+  return { kind: 'invalid', reason: result.reason, problems: toProblems(result.problems) };
 }
 
-/** The validator's errors as problems: the ones that explain, not the ones that cascade. */
-function problemsOf(
-  errors: readonly { keyword: string; instanceLocation: string; error: string }[],
-): ArgumentProblem[] {
-  const locations = errors.map((error) => error.instanceLocation);
-  const explained = (location: string): boolean =>
-    locations.some((other) => other !== location && other.startsWith(`${location}/`));
+/** The first few distinct issues, each cut to a bounded length. */
+function toProblems(issues: readonly SchemaIssue[]): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
   const seen = new Set<string>();
-  for (const error of errors) {
-    if (CASCADE_KEYWORDS.has(error.keyword) && explained(error.instanceLocation)) continue;
-    const problem = toProblem(error);
+  for (const issue of issues) {
+    const problem = {
+      path: shortPath(issue.path),
+      message: cut(issue.message, MAX_MESSAGE_LENGTH),
+    };
     const key = `${problem.path}\u0000${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -122,26 +131,16 @@ function problemsOf(
   return problems;
 }
 
-/** Words for a property the schema does not allow, said where the property is. */
-const UNEXPECTED_PROPERTY = 'is not a parameter of this tool.';
+/** A JSON Pointer with each long segment cut (a property name is the model's to make long). */
+function shortPath(path: string): string {
+  if (path.length <= MAX_SEGMENT_LENGTH) return path;
+  const segments = path
+    .split('/')
+    .map((segment) => cut(segment, MAX_SEGMENT_LENGTH))
+    .join('/');
+  return cut(segments, MAX_PATH_LENGTH);
+}
 
-/** One validator error as a problem: a JSON Pointer and what was expected there. */
-function toProblem(error: {
-  keyword: string;
-  instanceLocation: string;
-  error: string;
-}): ArgumentProblem {
-  const path = error.instanceLocation.replace(/^#/, '');
-  if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') {
-    // Reported at the object; the property's own location is where the model has to look.
-    const property = /^Property "(.*)" does not match/.exec(error.error)?.[1];
-    if (property !== undefined) {
-      const escaped = property.replaceAll('~', '~0').replaceAll('/', '~1');
-      return { path: `${path}/${escaped}`, message: UNEXPECTED_PROPERTY };
-    }
-  }
-  // A `false` schema is what additionalProperties applies to each extra property: the same news.
-  if (error.keyword === 'false') return { path, message: UNEXPECTED_PROPERTY };
-  // The validator calls the value it checks "Instance"; the model reads "the value".
-  return { path, message: error.error.replace(/^Instance\b/, 'The value') };
+function cut(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }

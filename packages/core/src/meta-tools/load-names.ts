@@ -19,7 +19,7 @@ export interface LoadOutcome {
 export async function loadNames<TTool, TContext>(
   session: MetaToolHost<TTool, TContext>,
   names: string[],
-  via: 'load_tool' | 'search_tools' | 'preselect',
+  via: 'load_tool' | 'search_tools' | 'call_tool' | 'preselect',
 ): Promise<LoadOutcome> {
   const outcome: LoadOutcome = {
     loaded: [],

@@ -24,6 +24,8 @@ export interface MetaToolSettings<TTool, TContext> extends Pick<ToolSearchEvents
   topK: number;
   minScore: number;
   autoLoad: boolean;
+  /** How many results of a proxy search carry their definitions. */
+  definitions: number;
   unloadTool?: boolean | undefined;
   alwaysLoaded?: readonly string[] | undefined;
   maxLoadedTools?: number | undefined;
@@ -67,8 +69,11 @@ export interface MetaToolHost<TTool, TContext> {
   resolutionError(id: string): Error | undefined;
   /** Asks the filter, once per tool and phase in this request. */
   allows(name: string, phase: FilterPhase): Promise<boolean>;
-  /** The tool a name stands for when the model may run it now; reports it otherwise. */
-  activeTool(name: string): Promise<(HostEntry<TTool> & { id: string }) | undefined>;
+  /** The tool a name stands for when the model may run it now; reports it otherwise, unless `quiet`. */
+  activeTool(
+    name: string,
+    options?: { quiet?: boolean },
+  ): Promise<(HostEntry<TTool> & { id: string }) | undefined>;
   /** Reports a refusal to the operator. */
   deny(toolName: string, phase: FilterPhase | 'execute', reason: DenialReason): void;
   /** Calls an event handler; a handler that throws is ignored. */

@@ -40,7 +40,10 @@ export interface SearchToolsOutput {
   activation?: AutoLoadActivation;
   /** Under autoLoad with a budget: tools evicted to make room. */
   evicted?: string[];
-  /** Under autoLoad and `expose: 'proxy'`: the definitions of the tools now loaded. */
+  /**
+   * Under `expose: 'proxy'`: the definitions of the best results (`search.definitions` of them),
+   * which `call_tool` runs without a `load_tool` first; under autoLoad, of the tools now loaded.
+   */
   tools?: ToolDefinition[];
 }
 
@@ -109,6 +112,8 @@ export interface CallToolRefusal {
   toolName?: string;
   /** Where the arguments break the tool's input schema. */
   errors?: ArgumentProblem[];
+  /** The tool's definition, when the model had not loaded it (and it is not too large to repeat). */
+  tools?: ToolDefinition[];
 }
 
 /**

@@ -4,6 +4,8 @@ import type { ExposeMode } from './meta-tool-types';
 export function searchToolsDescription(autoLoad: boolean, expose: ExposeMode = 'tools'): string {
   // Sent with every request: every word here is paid for on every step of every conversation.
   const search = 'Search the tool catalog with a few keywords or a tool name.';
+  if (!autoLoad && expose === 'proxy')
+    return `${search} Returns matching tools, the best with input schemas to run them with call_tool.`;
   if (!autoLoad) return `${search} Returns matching tools; load one with load_tool to use it.`;
   return expose === 'proxy'
     ? `${search} The tools found are loaded; the answer gives their input schemas for call_tool.`
@@ -16,11 +18,11 @@ export const LOAD_TOOL_DESCRIPTION =
 
 /** The model-facing description of `load_tool` under `expose: 'proxy'`. */
 export const PROXY_LOAD_TOOL_DESCRIPTION =
-  'Load tools from search results by exact name (toolName, or toolNames for several); returns their input schemas for call_tool.';
+  'Get the input schemas of tools from search results, by exact name (toolName, or toolNames for several), to run them with call_tool.';
 
 /** The model-facing description of `call_tool`. */
 export const CALL_TOOL_DESCRIPTION =
-  'Run a loaded tool by its exact name, with arguments as its input schema describes.';
+  'Run a tool from search results by its exact name, with arguments as its input schema describes.';
 
 /** The model-facing description of `unload_tool`. */
 export const UNLOAD_TOOL_DESCRIPTION =
@@ -43,7 +45,7 @@ export function toolSearchInstructions(options: {
       ? 'find them with search_tools (which loads them) and run them with call_tool.'
       : 'find them with search_tools, which loads them for your next step.'
     : proxy
-      ? 'find them with search_tools, load them with load_tool, run them with call_tool.'
+      ? 'find them with search_tools and run them with call_tool (load_tool gives more schemas).'
       : 'find them with search_tools and load them with load_tool for your next step.';
   const unload = options.unloadTool ? ' Use unload_tool for tools you are done with.' : '';
   return `More tools exist than are listed: ${use}${unload}`;

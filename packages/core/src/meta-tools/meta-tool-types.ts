@@ -26,7 +26,7 @@ export interface ToolSearchEvents {
   onLoad?: (event: {
     threadId: string | undefined;
     toolNames: string[];
-    via: 'load_tool' | 'search_tools' | 'preselect';
+    via: 'load_tool' | 'search_tools' | 'call_tool' | 'preselect';
   }) => void;
   /** A tool refused: to the model it looks unknown; this says which it was. */
   onDenied?: (event: {

@@ -13,7 +13,8 @@ import {
   searchToolsInput,
 } from './meta-tool-schemas';
 import { truncateDescription } from './meta-tool-texts';
-import { toolDefinitions } from './tool-definitions';
+import type { ToolDefinition } from './meta-tool-types';
+import { inlineDefinitions, toolDefinitions } from './tool-definitions';
 
 /** What each argument of `search_tools` takes, for the answer to a malformed call. */
 const SEARCH_TOOLS_ARGUMENTS = {
@@ -110,9 +111,21 @@ export async function searchTools<TTool, TContext>(
     };
   }
   if (!autoLoad) {
+    if (session.expose !== 'proxy' || session.settings.definitions === 0) {
+      return {
+        results,
+        message: `Found ${results.length} tool(s). Call load_tool with the exact names you need.`,
+      };
+    }
+    // Under proxy the best results come with their definitions: call_tool runs one next.
+    const tools = await bestDefinitions(session, results);
     return {
       results,
-      message: `Found ${results.length} tool(s). Call load_tool with the exact names you need.`,
+      ...(tools.length > 0 && { tools }),
+      message:
+        tools.length === 0
+          ? `Found ${results.length} tool(s). Load one with load_tool for its input schema, then run it with call_tool.`
+          : `Found ${results.length} tool(s); tools has the input schemas of ${tools.map((tool) => tool.name).join(', ')}. Run one with call_tool${tools.length < results.length ? ', or load_tool another for its schema' : ''}.`,
     };
   }
   const outcome = await loadNames(
@@ -141,6 +154,23 @@ export async function searchTools<TTool, TContext>(
       (already.length > 0 ? ` These were already loaded: ${already.join(', ')}.` : '') +
       evictionNote(outcome.evicted),
   };
+}
+
+/**
+ * The definitions of the first `search.definitions` results the `load` filter allows (and that
+ * are not too large to repeat), in rank order.
+ */
+async function bestDefinitions<TTool, TContext>(
+  session: MetaToolHost<TTool, TContext>,
+  results: readonly SearchToolsResult[],
+): Promise<ToolDefinition[]> {
+  const wanted = session.settings.definitions;
+  const names: string[] = [];
+  for (const { name } of results) {
+    if (names.length === wanted) break;
+    if (await session.allows(name, 'load')) names.push(name);
+  }
+  return inlineDefinitions(session, names);
 }
 
 function unmatchedTerms<TTool, TContext>(

@@ -132,12 +132,12 @@ describe('createAnthropicToolSearch', { timeout: HANG_GUARD_MS }, () => {
     ]);
   });
 
-  it('never references a tool the filter denies, lists it deferred, and references only what it may load', async () => {
+  it('sends no tool the filter denies, and references only what it may load', async () => {
     const denied: string[] = [];
     const { requests } = await runLoop({
       engineOptions: {
         filter: ({ toolName, phase }) =>
-          toolName !== 'github__delete_issue' &&
+          !toolName.startsWith('github__delete') &&
           !(phase === 'load' && toolName === 'github__copy_issue'),
         onDenied: (event) => denied.push(`${event.toolName}:${event.phase}`),
         search: { topK: 3 },
@@ -148,20 +148,142 @@ describe('createAnthropicToolSearch', { timeout: HANG_GUARD_MS }, () => {
       ],
       prompt: 'Delete the duplicate issue',
     });
-    // Deferred tools are never shown to the model, and a reference to an unlisted tool would make
-    // the API refuse the request, so every tool stays listed whatever the policy.
-    const listed = (requests[0]!.body.tools as { name: string; defer_loading?: boolean }[]).filter(
-      (tool) => tool.name === 'github__delete_issue',
-    );
-    expect(listed).toEqual([expect.objectContaining({ defer_loading: true })]);
-    expect(requests[1]!.body.tools).toEqual(requests[0]!.body.tools);
+    // What the SDK sent: neither the denied tool's name nor its description reaches the provider.
+    for (const request of requests) {
+      const body = JSON.stringify(request.body);
+      expect(body).not.toContain('github__delete_issue');
+      expect(body).not.toContain(byId.github__delete_issue!.description);
+    }
+    const tools = requests[0]!.body.tools as { name: string }[];
+    expect(tools).toHaveLength(1_000);
+    expect(requests[1]!.body.tools).toEqual(tools);
     const result = (requests[1]!.body.messages as { content: { content: unknown }[] }[]).at(-1)!
       .content[0]!.content as { tool_name: string }[];
     const referenced = result.map((reference) => reference.tool_name);
     expect(referenced).toHaveLength(3);
-    expect(referenced).not.toContain('github__delete_issue');
     expect(referenced).not.toContain('github__copy_issue');
     expect(denied).toContain('github__copy_issue:load');
+    expect(denied).toContain('github__delete_issue:search');
+  });
+
+  it('sends each caller only what its own filter answers allow, the same array every step', async () => {
+    type Caller = { team: 'payments' | 'support' };
+    const engine = createToolSearchEngine<LargeCatalogTool, Caller>({
+      tools: byId,
+      describe: (tool) => ({ id: tool.id, description: tool.description }),
+      // Each team sees its services only: the answer depends on who asks.
+      filter: ({ toolName, requestContext }) =>
+        requestContext?.team === 'payments'
+          ? /^(stripe|paypal)__/.test(toolName)
+          : /^(zendesk|intercom)__/.test(toolName),
+    });
+    const sent = async (team: Caller['team']) => {
+      const bodies: string[] = [];
+      for (let step = 0; step < 2; step++) {
+        // A server builds the tools per request; the filter's answers are the same each time.
+        const search = await createAnthropicToolSearch(
+          engine.createSession({ threadId: team, requestContext: { team } }),
+        );
+        const recording = createRecordingFetch([reply([text('ok')])]);
+        const client = new Anthropic({ apiKey: 'sk-ant-test', fetch: recording.fetch });
+        await client.messages.create({
+          model: 'claude-sonnet-4-5',
+          max_tokens: 64,
+          tools: search.tools,
+          messages: [{ role: 'user', content: 'hi' }],
+        });
+        bodies.push(JSON.stringify(recording.requests[0]!.body.tools));
+      }
+      return bodies;
+    };
+    const [payments, support] = await Promise.all([sent('payments'), sent('support')]);
+    expect(payments[1]).toBe(payments[0]);
+    expect(support[1]).toBe(support[0]);
+    const names = (body: string) =>
+      (JSON.parse(body) as { name: string }[]).map((tool) => tool.name);
+    expect(names(payments[0]!)).toHaveLength(41);
+    expect(
+      names(payments[0]!)
+        .slice(1)
+        .every((name) => /^(stripe|paypal)__/.test(name)),
+    ).toBe(true);
+    expect(
+      names(support[0]!)
+        .slice(1)
+        .every((name) => /^(zendesk|intercom)__/.test(name)),
+    ).toBe(true);
+    expect(support[0]).not.toContain(byId.stripe__create_payment!.description);
+  });
+
+  it('lists a referenced tool the filter denies since by name alone, so the API accepts the conversation', async () => {
+    let allowed = true;
+    const engine = engineOf({
+      filter: ({ toolName }) => allowed || toolName !== 'github__create_issue',
+    });
+    const recording = createRecordingFetch([
+      reply([toolUse('toolu_1', 'search_tools', { query: 'create github issue' })]),
+      reply([toolUse('toolu_2', 'github__create_issue', { note: 'x' })]),
+      reply([text('It is not available.')]),
+    ]);
+    const client = new Anthropic({ apiKey: 'sk-ant-test', fetch: recording.fetch, maxRetries: 0 });
+    const messages: Anthropic.Messages.MessageParam[] = [
+      { role: 'user', content: 'Open an issue' },
+    ];
+    const ran: string[] = [];
+    for (let step = 0; step < 3; step++) {
+      // Per request: a session and a tools array built from the conversation so far.
+      const session = engine.createSession({ threadId: 'flip' });
+      const search = await createAnthropicToolSearch(session, { messages });
+      const message = await client.messages.create({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 1024,
+        tools: search.tools,
+        messages,
+      });
+      messages.push({ role: 'assistant', content: message.content });
+      if (message.stop_reason !== 'tool_use') break;
+      const results: Anthropic.Messages.ToolResultBlockParam[] = [];
+      for (const block of message.content) {
+        if (block.type !== 'tool_use') continue;
+        if (search.isSearchCall(block)) results.push(await search.answer(block));
+        else if (await session.isActive(block.name)) ran.push(block.name);
+        else
+          results.push({
+            type: 'tool_result',
+            tool_use_id: block.id,
+            content: 'refused',
+            is_error: true,
+          });
+      }
+      messages.push({ role: 'user', content: results });
+      // The policy changes once the search has referenced the tool.
+      allowed = false;
+    }
+    const [first, second, third] = recording.requests.map(
+      (request) => request.body.tools as { name: string; description?: string }[],
+    );
+    expect(first!.find((tool) => tool.name === 'github__create_issue')?.description).toBe(
+      byId.github__create_issue!.description,
+    );
+    for (const tools of [second!, third!]) {
+      const listed = tools.filter((tool) => tool.name === 'github__create_issue');
+      expect(listed).toEqual([
+        {
+          name: 'github__create_issue',
+          description: 'Not available: do not call this tool.',
+          input_schema: { type: 'object', properties: {} },
+          defer_loading: true,
+        },
+      ]);
+      expect(JSON.stringify(tools)).not.toContain(byId.github__create_issue!.description);
+    }
+    expect(third).toEqual(second);
+    expect(ran).toEqual([]);
+    // Without `messages`, the thread's loads stand for what the conversation referenced.
+    const fromThread = await createAnthropicToolSearch(engine.createSession({ threadId: 'flip' }));
+    expect(fromThread.tools.filter((tool) => tool.name === 'github__create_issue')).toEqual([
+      expect.objectContaining({ description: 'Not available: do not call this tool.' }),
+    ]);
   });
 
   it('answers a search that finds nothing, or has no query, with a sentence', async () => {

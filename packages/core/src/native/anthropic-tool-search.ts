@@ -1,6 +1,6 @@
 import type { ToolSearchSession } from '../engine/tool-search-session';
 import type { ToolResultRecord } from '../engine/types';
-import { listNativeTools, toObjectSchema } from './native-catalog';
+import { isProviderToolName, listNativeTools, toObjectSchema } from './native-catalog';
 import {
   NATIVE_SEARCH_DESCRIPTION,
   NATIVE_SEARCH_PARAMETERS,
@@ -32,13 +32,31 @@ export interface AnthropicToolResult {
   content: string | AnthropicToolReference[];
 }
 
+/** Options of {@link createAnthropicToolSearch}. */
+export interface AnthropicToolSearchOptions {
+  /**
+   * The conversation so far (Messages API messages), when the tools are built anew for each
+   * request. The API refuses a conversation whose `tool_reference` names a tool the tools array
+   * lacks, so each tool the conversation's searches referenced that the filter now denies is
+   * listed by its name alone (no description, no schema): the provider learns nothing it was not
+   * sent already, and the tool never runs (`session.isActive` refuses it). Without `messages`,
+   * the tools the session's thread holds stand for what the conversation referenced.
+   */
+  messages?: readonly unknown[] | undefined;
+}
+
+/** What a tool the filter denies says, when a reference in the conversation needs it listed. */
+const UNAVAILABLE_DESCRIPTION = 'Not available: do not call this tool.';
+
 /** Provider-native tool search for one request on the Messages API. */
 export interface AnthropicToolSearch {
   /**
    * Pass as `tools` on every request of the conversation: the search tool, pinned tools, then
-   * every other tool of the request with `defer_loading: true` (the model sees none of them until
-   * a search references it, and a tool the filter denies is never referenced). The same array
-   * each step, so the cached prompt prefix survives loads.
+   * every other tool the filter lets this request search, with `defer_loading: true` (the model
+   * sees none of them until a search references it). A tool the filter denies is not sent (but
+   * by name alone when the conversation references it, see {@link AnthropicToolSearchOptions}).
+   * The same array each step while the filter's answers hold, so the cached prompt prefix
+   * survives loads.
    */
   readonly tools: AnthropicToolDefinition[];
   /** The search tool's name (`search_tools`). */
@@ -64,8 +82,11 @@ export interface AnthropicToolSearch {
  * `tool_reference` blocks, so the API appends the found tools' definitions at the end of the
  * conversation and the model calls them as ordinary tools. Filters, pins, budgets, threads and
  * request-resolved tools work as with the meta-tools; before running a tool the model calls, ask
- * `session.isActive(name)`.
+ * `session.isActive(name)`. Only the tools the filter lets the request search are sent: the
+ * filter is asked once per catalog tool (`search` phase) when the array is built, and the
+ * session keeps the answers for its searches.
  * @param session - one request's session; build the tools and answer the searches with it
+ * @param options - the conversation so far, when the array is built per request
  * @example
  * const search = await createAnthropicToolSearch(engine.createSession({ threadId }));
  * const message = await client.messages.create({ model, max_tokens: 1024, tools: search.tools, messages });
@@ -74,10 +95,11 @@ export interface AnthropicToolSearch {
  */
 export async function createAnthropicToolSearch<TTool, TContext>(
   session: ToolSearchSession<TTool, TContext>,
+  options: AnthropicToolSearchOptions = {},
 ): Promise<AnthropicToolSearch> {
   const { pinned, deferred } = await listNativeTools(session, {
     provider: 'anthropic',
-    deferred: 'known',
+    deferred: 'searchable',
   });
   const toDefinition = (
     descriptor: (typeof pinned)[number],
@@ -100,6 +122,20 @@ export async function createAnthropicToolSearch<TTool, TContext>(
     ...pinned.map((descriptor) => toDefinition(descriptor, false)),
     ...deferred.map((descriptor) => toDefinition(descriptor, true)),
   ];
+  const pins = new Set(session.engine.options.alwaysLoaded ?? []);
+  const listed = new Set(referable);
+  for (const name of await referencedNames(session, options.messages)) {
+    // Known tools only: a reference to a name no tool has is the conversation's own problem.
+    const id = session.idOf(name);
+    if (id === undefined || listed.has(id) || pins.has(id) || !isProviderToolName(id)) continue;
+    listed.add(id);
+    tools.push({
+      name: id,
+      description: UNAVAILABLE_DESCRIPTION,
+      input_schema: { type: 'object', properties: {} },
+      defer_loading: true,
+    });
+  }
   return {
     tools,
     searchToolName: NATIVE_SEARCH_TOOL_NAME,
@@ -123,6 +159,23 @@ export async function createAnthropicToolSearch<TTool, TContext>(
       };
     },
   };
+}
+
+/**
+ * The tools a conversation's searches referenced, as far as the session can tell: the given
+ * messages' `tool_reference` results, and the tools the session's thread holds in the store.
+ */
+async function referencedNames<TTool, TContext>(
+  session: ToolSearchSession<TTool, TContext>,
+  messages: readonly unknown[] | undefined,
+): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const record of toolResultsFromAnthropicMessages(messages ?? [])) {
+    const loaded = (record.output as { activation?: { loaded?: unknown } }).activation?.loaded;
+    if (Array.isArray(loaded)) for (const name of loaded) names.add(name as string);
+  }
+  if (session.usesStore) for (const entry of await session.readEntries()) names.add(entry.id);
+  return names;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { JSONSchema, ToolDescriptor } from '../search/tool-descriptor';
 export interface NativeCatalog {
   /** Pinned tools (`alwaysLoaded`) the filter allows: sent loaded, never deferred. */
   pinned: ToolDescriptor[];
-  /** Every other tool the filter lets this request search: sent with `defer_loading`. */
+  /** Every other tool the filter lets this request search (or all, see `deferred`): sent with `defer_loading`. */
   deferred: ToolDescriptor[];
 }
 
@@ -17,10 +17,10 @@ export interface ListNativeToolsOptions {
   /** Named in the error for a tool name the provider would refuse. */
   provider: string;
   /**
-   * Which tools to defer: every tool the request knows (`'known'`), or only those the filter lets
-   * it search (`'searchable'`). Anthropic never shows a deferred tool to the model but refuses a
-   * request whose conversation references a tool the tools array lacks, so it lists them all;
-   * OpenAI shows deferred names and descriptions, so it lists only what the caller may find.
+   * Which tools to defer: only those the filter lets the request search (`'searchable'`: what
+   * both providers send, since a deferred tool's name, description and schema reach the
+   * provider), or every tool the request knows (`'known'`, denied ones included). `'searchable'`
+   * asks the filter once per tool (the session keeps the answers, so its searches reuse them).
    */
   deferred: 'known' | 'searchable';
 }
@@ -69,9 +69,17 @@ export function toObjectSchema(descriptor: ToolDescriptor): { type: 'object' } &
     : { type: 'object', properties: {} };
 }
 
+/**
+ * Whether both providers accept a tool name (letters, digits, `_` and `-`).
+ * @param name - a tool's name
+ */
+export function isProviderToolName(name: string): boolean {
+  return PROVIDER_TOOL_NAME.test(name);
+}
+
 /** Throws, naming the first offenders, when a provider would refuse a tool's name. */
 function assertToolNames(tools: readonly ToolDescriptor[], provider: string): void {
-  const refused = tools.filter((tool) => !PROVIDER_TOOL_NAME.test(tool.id)).map((tool) => tool.id);
+  const refused = tools.filter((tool) => !isProviderToolName(tool.id)).map((tool) => tool.id);
   if (refused.length === 0) return;
   const shown = refused
     .slice(0, 3)

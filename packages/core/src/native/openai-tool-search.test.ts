@@ -230,6 +230,49 @@ describe('createOpenAIToolSearch', { timeout: HANG_GUARD_MS }, () => {
     );
   });
 
+  it('sends each caller only what its own filter answers allow, the same array every step', async () => {
+    type Caller = { team: 'payments' | 'support' };
+    const engine = createToolSearchEngine<LargeCatalogTool, Caller>({
+      tools: byId,
+      describe: (tool) => ({ id: tool.id, description: tool.description }),
+      // Each team sees its services only: the answer depends on who asks.
+      filter: ({ toolName, requestContext }) =>
+        requestContext?.team === 'payments'
+          ? /^(stripe|paypal)__/.test(toolName)
+          : /^(zendesk|intercom)__/.test(toolName),
+    });
+    const sent = async (team: Caller['team']) => {
+      const bodies: string[] = [];
+      for (let step = 0; step < 2; step++) {
+        // A server builds the tools per request; the filter's answers are the same each time.
+        const search = await createOpenAIToolSearch(
+          engine.createSession({ threadId: team, requestContext: { team } }),
+          { group: byService },
+        );
+        const recording = createRecordingFetch([reply([answer('ok')])]);
+        const client = new OpenAI({ apiKey: 'sk-test', fetch: recording.fetch, maxRetries: 0 });
+        await client.responses.create({ model: 'gpt-5.4', input: 'hi', tools: search.tools });
+        bodies.push(JSON.stringify((recording.requests[0]!.body as Body).tools));
+      }
+      return bodies;
+    };
+    const [payments, support] = await Promise.all([sent('payments'), sent('support')]);
+    expect(payments[1]).toBe(payments[0]);
+    expect(support[1]).toBe(support[0]);
+    // Namespaces by service (split past `maxNamespaceTools`: `stripe`, `stripe_2`...).
+    const services = (body: string) => [
+      ...new Set(
+        (JSON.parse(body) as { type: string; name?: string }[])
+          .filter((tool) => tool.type === 'namespace')
+          .map((tool) => tool.name!.replace(/_\d+$/, '')),
+      ),
+    ];
+    expect(services(payments[0]!)).toEqual(['stripe', 'paypal']);
+    expect(services(support[0]!)).toEqual(['zendesk', 'intercom']);
+    expect(support[0]).not.toContain('stripe__');
+    expect(support[0]).not.toContain(byId.stripe__create_payment!.description);
+  });
+
   it('answers a search that finds nothing with no tools, and refuses a function never loaded', async () => {
     const { requests, ran } = await runLoop({
       responses: [

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { createLargeCatalog, type LargeCatalogTool, propertyRuns } from 'tool-search-testing';
+import { PROPERTY_TEST_TIMEOUT } from 'tool-search-testing/property-runs';
 import { describe, expect, it } from 'vitest';
 import { createToolSearchEngine, type ToolFilter } from '../index';
 import { createAnthropicToolSearch } from './anthropic-tool-search';
@@ -30,7 +31,9 @@ function engineOf(filter?: ToolFilter<LargeCatalogTool, unknown>, maxLoadedTools
 
 // A hang guard, not a timing: a real SDK over 1,000 tools on a busy 2-core machine can pass 5 s.
 describe('searchAndLoad', { timeout: HANG_GUARD_MS }, () => {
-  it('never hands the provider a tool the filter denies, and loads exactly what it hands over', async () => {
+  it('never hands the provider a tool the filter denies, and loads exactly what it hands over', {
+    timeout: PROPERTY_TEST_TIMEOUT,
+  }, async () => {
     // One engine (indexing is the slow part); each run sets the policy and uses threads of its own.
     let refused = new Set<string>();
     let deniedPhases = 'both';

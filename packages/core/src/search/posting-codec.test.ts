@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { PROPERTY_TEST_TIMEOUT } from 'tool-search-testing/property-runs';
 import { describe, expect, it } from 'vitest';
 import { decodePostings, encodePostings } from './posting-codec';
 import { FIELD_COUNT } from './tool-index-options';
@@ -22,7 +23,9 @@ const postingLists = fc
   );
 
 describe('encodePostings / decodePostings', () => {
-  it('round-trips any posting lists, gaps of every varint length included', () => {
+  it('round-trips any posting lists, gaps of every varint length included', {
+    timeout: PROPERTY_TEST_TIMEOUT,
+  }, () => {
     fc.assert(
       fc.property(postingLists, ([lists, counts]) => {
         const offsets = new Uint32Array(lists.length + 1);

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { PROPERTY_TEST_TIMEOUT } from 'tool-search-testing/property-runs';
 import { describe, expect, it } from 'vitest';
 import { createTokenizer, isNfkcInert, normalizeText, splitIdentifier } from './tokenizer';
 
@@ -76,7 +77,7 @@ describe('createTokenizer', () => {
     expect(tokenize('')).toEqual([]);
   });
 
-  it('never throws and is deterministic on any string', () => {
+  it('never throws and is deterministic on any string', { timeout: PROPERTY_TEST_TIMEOUT }, () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (text) => {
         const first = tokenize(text);
@@ -92,7 +93,7 @@ describe('createTokenizer', () => {
 });
 
 describe('splitIdentifier on ASCII camelCase', () => {
-  it('splits as the Unicode camelCase rule does', () => {
+  it('splits as the Unicode camelCase rule does', { timeout: PROPERTY_TEST_TIMEOUT }, () => {
     // The rule the tokenizer documents, as a regular expression; ASCII words are scanned by hand.
     const boundary = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
     const alphabet = fc.constantFrom(...'aAbBzZ09xXyY'.split(''));
@@ -127,7 +128,7 @@ describe('isNfkcInert', () => {
     expect(isNfkcInert('東京の天気')).toBe(false);
   });
 
-  it('tokenizes inert text exactly as its NFKC form', () => {
+  it('tokenizes inert text exactly as its NFKC form', { timeout: PROPERTY_TEST_TIMEOUT }, () => {
     const tokenize = createTokenizer();
     const alphabet = fc.constantFrom(
       ...`天气预报查询城市的温度摄氏getWeather_id 12'，。、（）：；！？“”‘’—\u3000《》「」`.split(

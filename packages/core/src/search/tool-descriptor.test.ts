@@ -1,3 +1,4 @@
+import { PROPERTY_TEST_TIMEOUT } from 'tool-search-testing/property-runs';
 import { describe, expect, it } from 'vitest';
 import { extractSchemaText } from './tool-descriptor';
 
@@ -54,7 +55,9 @@ describe('extractSchemaText', () => {
     expect(text.descriptions).toEqual(['Described after a hundred vendor keys']);
   });
 
-  it('stops once its text budget is spent, however wide the shared nodes are', () => {
+  it('stops once its text budget is spent, however wide the shared nodes are', {
+    timeout: PROPERTY_TEST_TIMEOUT,
+  }, () => {
     const properties: Record<string, unknown> = {};
     // Property values that are not schemas cost no node budget: only the text budget ends this.
     for (let n = 0; n < 200_000; n++) properties[`p${n}`] = n;

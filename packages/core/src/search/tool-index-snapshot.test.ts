@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
+import { PROPERTY_TEST_TIMEOUT } from 'tool-search-testing/property-runs';
 import { describe, expect, it } from 'vitest';
 import { SNAPSHOT_FORMAT_VERSION } from './snapshot-codec';
 import { SnapshotError } from './snapshot-ranking';
@@ -315,7 +316,9 @@ describe('ToolIndex snapshots', () => {
     expect(() => ToolIndex.fromSnapshot(forged)).toThrow(/damaged or truncated \(bad strings\)/);
   });
 
-  it('never crashes or hangs on forged bytes with a matching checksum', () => {
+  it('never crashes or hangs on forged bytes with a matching checksum', {
+    timeout: PROPERTY_TEST_TIMEOUT,
+  }, () => {
     const bytes = new ToolIndex(tools).toSnapshot();
     const start = bodyStart(bytes) / 4;
     const end = bytes.length / 4 - 1;

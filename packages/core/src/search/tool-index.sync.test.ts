@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
+import { PROPERTY_TEST_TIMEOUT } from 'tool-search-testing/property-runs';
 import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from './tool-descriptor';
 import { ToolIndex } from './tool-index';
@@ -201,7 +202,9 @@ describe('ToolIndex.sync', () => {
     expect(resultsOf(again, QUERIES)).toEqual(resultsOf(new ToolIndex(catalog), QUERIES));
   });
 
-  it('hashes a tool while indexing it as it does when comparing, whatever the tool', () => {
+  it('hashes a tool while indexing it as it does when comparing, whatever the tool', {
+    timeout: PROPERTY_TEST_TIMEOUT,
+  }, () => {
     const text = fc.oneof(
       fc.string({ maxLength: 12 }),
       fc.string({ unit: 'binary', maxLength: 8 }),
@@ -255,7 +258,7 @@ describe('ToolIndex.sync', () => {
     expect(restored.sync(hostile)).toEqual({ added: [], changed: [], removed: [] });
   });
 
-  it('ranks like a fresh index of any drifted catalog', () => {
+  it('ranks like a fresh index of any drifted catalog', { timeout: PROPERTY_TEST_TIMEOUT }, () => {
     const word = fc.constantFrom('weather', 'email', 'repository', 'city', 'delete', '天气', 'a');
     const text = fc.array(word, { maxLength: 4 }).map((words) => words.join(' '));
     const tool = fc.record({

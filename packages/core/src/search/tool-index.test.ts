@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { PROPERTY_TEST_TIMEOUT } from 'tool-search-testing/property-runs';
 import { describe, expect, it } from 'vitest';
 import { createTokenizer } from './tokenizer';
 import type { ToolDescriptor } from './tool-descriptor';
@@ -255,7 +256,9 @@ describe('ToolIndex', () => {
     expect(index.search('帮我订一张机票')[0]?.id).toBe('book_flight');
   });
 
-  it('ranks Chinese text the same through its bigram table as through plain term lists', () => {
+  it('ranks Chinese text the same through its bigram table as through plain term lists', {
+    timeout: PROPERTY_TEST_TIMEOUT,
+  }, () => {
     // A wrapped tokenizer returns the same terms but hides the scan the index reads bigrams by.
     const tokenize = createTokenizer();
     const plain = { tokenizer: (text: string) => tokenize(text) };
@@ -339,7 +342,9 @@ describe('ToolIndex', () => {
     expect(() => new ToolIndex([], { idBoost: { exact: -1 } })).toThrow(/idBoost\.exact/);
   });
 
-  it('returns deterministic, sorted, finite scores for any query', () => {
+  it('returns deterministic, sorted, finite scores for any query', {
+    timeout: PROPERTY_TEST_TIMEOUT,
+  }, () => {
     const index = new ToolIndex(tools);
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), fc.integer({ min: 0, max: 10 }), (query, topK) => {

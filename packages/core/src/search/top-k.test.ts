@@ -1,9 +1,12 @@
 import fc from 'fast-check';
+import { PROPERTY_TEST_TIMEOUT } from 'tool-search-testing/property-runs';
 import { describe, expect, it } from 'vitest';
 import { TopK } from './top-k';
 
 describe('TopK', () => {
-  it('keeps the best k of a stream, best first, ties by id, like a full sort', () => {
+  it('keeps the best k of a stream, best first, ties by id, like a full sort', {
+    timeout: PROPERTY_TEST_TIMEOUT,
+  }, () => {
     const entries = fc.uniqueArray(
       fc.record({
         // Few distinct scores: many ties, broken by id.

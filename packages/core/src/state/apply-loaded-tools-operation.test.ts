@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { PROPERTY_TEST_TIMEOUT } from 'tool-search-testing/property-runs';
 import { describe, expect, it } from 'vitest';
 import { applyLoadedToolsOperation } from './apply-loaded-tools-operation';
 import type { LoadedToolEntry, LoadedToolsOperation } from './loaded-tools-store';
@@ -60,7 +61,9 @@ describe('applyLoadedToolsOperation', () => {
     expect(entries).toEqual([{ id: 'b', usedAt: 9 }]);
   });
 
-  it('keeps ids unique, within the budget, and its report consistent with the entries', () => {
+  it('keeps ids unique, within the budget, and its report consistent with the entries', {
+    timeout: PROPERTY_TEST_TIMEOUT,
+  }, () => {
     const id = fc.constantFrom('a', 'b', 'c', 'd', 'e', '__proto__', 'constructor');
     const operation: fc.Arbitrary<LoadedToolsOperation> = fc.oneof(
       fc.record({

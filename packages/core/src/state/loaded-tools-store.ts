@@ -62,6 +62,10 @@ export interface LoadedToolsChange {
  *   operation atomically against every other `update` of the same thread, from any process, with
  *   the result {@link applyLoadedToolsOperation} gives on the thread's current state. That is what
  *   makes a store safe for many server instances.
+ * - A change that leaves a thread as it was writes nothing: no thread is made for an unload or
+ *   touch of tools a thread never loaded (the engine skips such a `set` itself), so requests
+ *   that load nothing cannot fill a store's room for threads. The memory and Redis stores count
+ *   it as a read of a thread they hold (it stays recent, its expiry restarts).
  *
  * A method that rejects is reported through `onError` and answered to the model; it never
  * loses the request. A store should give up on its backend after a bounded time and reject,

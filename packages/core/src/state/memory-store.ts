@@ -1,5 +1,6 @@
 import { applyLoadedToolsOperation } from './apply-loaded-tools-operation';
 import type { LoadedToolEntry, LoadedToolsState, LoadedToolsStore } from './loaded-tools-store';
+import { sameEntries } from './same-entries';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -142,9 +143,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     async update(threadId, operation) {
       // The same steps as a get and a set, with nothing in between: no other update can interleave.
-      const tools = liveSlot(threadId)?.tools.map((entry) => ({ ...entry })) ?? [];
+      const slot = liveSlot(threadId);
+      const tools = slot?.tools.map((entry) => ({ ...entry })) ?? [];
       const change = applyLoadedToolsOperation(tools, operation);
-      write(threadId, tools);
+      // A change that changes nothing writes nothing: it makes no thread (so requests that only
+      // unload or touch what they never loaded cannot push real threads out past `maxThreads`),
+      // and a thread it finds only counts as read, as `get` does.
+      if (sameEntries(tools, slot?.tools ?? [])) {
+        if (slot) touch(threadId, slot);
+      } else {
+        write(threadId, tools);
+      }
       return change;
     },
     async delete(threadId) {

@@ -37,7 +37,7 @@ let config: string;
 beforeAll(async () => {
   temp = await temporaryDir();
   config = join(temp.dir, 'gateway.json');
-  await writeFile(config, JSON.stringify({ mcpServers: {} }));
+  await writeFile(config, JSON.stringify({ mcpServers: {}, toolSearch: { enabled: true } }));
 });
 afterAll(() => temp.remove());
 
@@ -183,7 +183,13 @@ describe('tool-search-mcp main under hostile arguments', () => {
 /** A stdio session with `main`: lines in, JSON-RPC messages out, logs kept. */
 async function startStdio(upstream: CountingUpstream) {
   const file = join(temp.dir, 'stdio.json');
-  await writeFile(file, JSON.stringify({ mcpServers: { up: { url: upstream.url.href } } }));
+  await writeFile(
+    file,
+    JSON.stringify({
+      mcpServers: { up: { url: upstream.url.href } },
+      toolSearch: { enabled: true },
+    }),
+  );
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = collector();

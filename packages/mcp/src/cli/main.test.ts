@@ -50,7 +50,7 @@ describe('tool-search-mcp (the bin over stdio)', () => {
     const memoryFile = join(temp.dir, 'memory.jsonl');
     const config = await writeConfig(temp.dir, {
       mcpServers: { memory: npmServer('memory', [], { env: { MEMORY_FILE_PATH: memoryFile } }) },
-      toolSearch: { expose: 'tools' },
+      toolSearch: { enabled: true, expose: 'tools' },
     });
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -166,7 +166,7 @@ describe('main', () => {
     try {
       const config = await writeConfig(temp.dir, {
         mcpServers: {},
-        toolSearch: { expose: 'proxy' },
+        toolSearch: { enabled: true, expose: 'proxy' },
       });
       const stderr = collector();
       const controller = new AbortController();

@@ -89,6 +89,25 @@ export interface ToolSearchConfig {
    * @default 'proxy'
    */
   expose?: ExposeMode;
+  /**
+   * Tool search, or every upstream tool listed directly. `"auto"`: while the tools a session may
+   * use weigh less than `threshold` estimated tokens, `tools/list` lists them all and no
+   * meta-tools (the same list while the upstreams' tools stay the same); from there on, tool
+   * search. `true`: always tool search; `false`: never.
+   * @default "auto"
+   */
+  enabled?: boolean | 'auto';
+  /**
+   * The weight, in estimated tokens of tool definitions, from which `"auto"` searches.
+   * @default 3000 (the core's `DEFAULT_TOOL_SEARCH_THRESHOLD`)
+   */
+  threshold?: number;
+  /**
+   * Under `"proxy"`: how many of a search's best results come with their input schemas, so the
+   * model can run one with `call_tool` in its next request.
+   * @default 3
+   */
+  definitions?: number;
 }
 
 /** How loaded tools reach a client when the config does not say: see {@link ToolSearchConfig.expose}. */

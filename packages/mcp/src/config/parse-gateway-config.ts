@@ -13,6 +13,7 @@ import type {
   ToolSearchConfig,
   UpstreamConfig,
 } from './gateway-config';
+import { rememberVariables } from './variable-values';
 
 /** A config that passed validation, with the warnings (unknown keys) found on the way. */
 export interface ParsedGatewayConfig {
@@ -68,6 +69,9 @@ const TOOL_SEARCH_KEYS = new Set([
   'maxLoadedTools',
   'unloadTool',
   'expose',
+  'enabled',
+  'threshold',
+  'definitions',
 ]);
 const EXPOSE_MODES: readonly ExposeMode[] = ['tools', 'proxy'];
 const REDIS_STORAGE_KEYS = new Set(['type', 'url', 'keyPrefix', 'ttl', 'timeout']);
@@ -170,9 +174,12 @@ function readUpstream(
   context: { baseDir: string | undefined; env: NodeJS.ProcessEnv },
 ): UpstreamConfig | undefined {
   const { baseDir, env } = context;
+  // What the entry's variables held: logs and errors about it show `${NAME}` in their place.
+  const variables = new Map<string, string>();
   const expand = (text: string, at: string): string => {
     const result = expandVariables(text, env);
     if ('problem' in result) reader.fail(at, result.problem);
+    for (const [name, held] of result.variables) variables.set(name, held);
     return result.value;
   };
   const expandRecord = (record: Record<string, string>, at: string): Record<string, string> => {
@@ -232,18 +239,19 @@ function readUpstream(
       const cwd = reader.nonEmptyString(entry.cwd, childPath(path, 'cwd'));
       upstream.cwd = baseDir !== undefined && !isAbsolute(cwd) ? resolve(baseDir, cwd) : cwd;
     }
+    rememberVariables(upstream, variables);
     return upstream;
   }
   reader.unknownKeys(entry, path, HTTP_KEYS, CLIENT_ONLY_KEYS);
-  const url = expand(
-    reader.nonEmptyString(entry.url, childPath(path, 'url')),
-    childPath(path, 'url'),
-  );
+  const written = reader.nonEmptyString(entry.url, childPath(path, 'url'));
+  const url = expand(written, childPath(path, 'url'));
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    reader.fail(childPath(path, 'url'), `is not a URL: ${quote(url)}`);
+    // What the file says: the value a variable held may be a secret (a key in the query).
+    const read = written === url ? '' : ' once its variables are read';
+    reader.fail(childPath(path, 'url'), `is not a URL${read}: ${quote(written)}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     reader.fail(childPath(path, 'url'), 'must be an http: or https: URL');
@@ -263,6 +271,7 @@ function readUpstream(
     }
     upstream.type = entry.type;
   }
+  rememberVariables(upstream, variables);
   return upstream;
 }
 
@@ -294,6 +303,15 @@ function readToolSearch(reader: ConfigReader, value: unknown, path: string): Too
       reader.fail(childPath(path, 'expose'), 'must be "tools" or "proxy"');
     config.expose = entry.expose as ExposeMode;
   }
+  if (entry.enabled !== undefined) {
+    if (entry.enabled !== true && entry.enabled !== false && entry.enabled !== 'auto')
+      reader.fail(childPath(path, 'enabled'), 'must be true, false or "auto"');
+    config.enabled = entry.enabled;
+  }
+  if (entry.threshold !== undefined)
+    config.threshold = reader.integer(entry.threshold, childPath(path, 'threshold'), 0);
+  if (entry.definitions !== undefined)
+    config.definitions = reader.integer(entry.definitions, childPath(path, 'definitions'), 0);
   return config;
 }
 

@@ -165,7 +165,7 @@ describe('the gateway at 70 stdio upstreams', () => {
         cache: createManifestCache(options.cacheDir),
         log: (line) => logs.push(line),
       }),
-      toolSearch: { topK: TOP_K },
+      toolSearch: { enabled: true, topK: TOP_K },
       // Searches answer at once from what has started: this test checks what they say meanwhile.
       startWait: 0,
       log: (line) => logs.push(line),

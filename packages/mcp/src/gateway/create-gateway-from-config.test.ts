@@ -8,7 +8,7 @@ describe('createGatewayFromConfig', () => {
   it('builds a gateway from a config object that serves any MCP transport', async () => {
     const logs: string[] = [];
     const gateway = createGatewayFromConfig(
-      { mcpServers: { local: fixture() }, toolSearch: { expose: 'proxy', topK: 2 } },
+      { mcpServers: { local: fixture() }, toolSearch: { enabled: true, expose: 'proxy', topK: 2 } },
       { cache: false, log: (line) => logs.push(line) },
     );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

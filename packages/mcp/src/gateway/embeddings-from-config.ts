@@ -5,6 +5,7 @@ import {
 } from 'tool-search-core';
 import { childPath, GatewayConfigError } from '../config/config-error';
 import type { EmbeddingsConfig } from '../config/gateway-config';
+import { redactorOf } from '../config/variable-values';
 
 /** What the engine takes for semantic search, made from an `embeddings` config. */
 export interface ConfiguredEmbeddings {
@@ -61,7 +62,7 @@ export function createEmbedFromConfig(
       });
     }
   }
-  const embed = createOpenAICompatibleEmbed({
+  const endpoint = createOpenAICompatibleEmbed({
     url: config.url,
     model: config.model,
     apiKey,
@@ -69,6 +70,21 @@ export function createEmbedFromConfig(
     batchSize: config.batchSize,
     dimensions: config.dimensions,
   });
+  // An endpoint's error page may echo the request's Authorization header: the key a variable
+  // held is written as `${NAME}` in every error (and so every log line) it causes.
+  const redact =
+    config.apiKeyEnv !== undefined && apiKey !== undefined
+      ? redactorOf(new Map([[config.apiKeyEnv, apiKey]]))
+      : undefined;
+  const embed: EmbedFunction = redact
+    ? async (texts, callOptions) => {
+        try {
+          return await endpoint(texts, callOptions);
+        } catch (error) {
+          throw redactedError(error, redact);
+        }
+      }
+    : endpoint;
   return {
     embed,
     fusion: {
@@ -94,4 +110,21 @@ function withoutCredentials(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** Causes followed at most when an error is redacted (log lines show four). */
+const MAX_REDACTED_CAUSES = 4;
+
+/** An error like `error` (its name and its causes' messages) with each message redacted. */
+function redactedError(error: unknown, redact: (text: string) => string, depth = 0): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  const redacted = new Error(
+    redact(message),
+    cause !== undefined && depth < MAX_REDACTED_CAUSES
+      ? { cause: redactedError(cause, redact, depth + 1) }
+      : undefined,
+  );
+  if (error instanceof Error) redacted.name = error.name;
+  return redacted;
 }

@@ -28,7 +28,7 @@ async function start(
   const log = (line: string) => logs.push(line);
   const gateway = createToolSearchGateway({
     upstreams: createUpstreamManager({ servers, connectTimeout: 20_000, log }),
-    toolSearch: { expose: 'tools', ...toolSearch },
+    toolSearch: { enabled: true, expose: 'tools', ...toolSearch },
     log,
   });
   await gateway.ready();

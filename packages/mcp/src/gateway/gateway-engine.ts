@@ -5,6 +5,7 @@ import {
   type LoadedToolsStore,
   type ToolRun,
   type ToolSearchEngine,
+  type ToolSearchMode,
   toToolRecord,
 } from 'tool-search-core';
 import type { ToolSearchConfig } from '../config/gateway-config';
@@ -42,7 +43,7 @@ export function buildGatewayEngine(
     if (settings.warn && !names.has(name))
       log(`toolSearch.alwaysLoaded names "${name}", which no upstream offers now`);
   }
-  const { topK, minScore, autoLoad, maxLoadedTools, unloadTool } = toolSearch;
+  const { topK, minScore, autoLoad, maxLoadedTools, unloadTool, definitions } = toolSearch;
   const engine = createToolSearchEngine<GatewayTool>({
     tools: toToolRecord(tools.map((tool) => [tool.name, tool] as const)),
     describe: (tool, key) => ({
@@ -54,7 +55,9 @@ export function buildGatewayEngine(
       ...(topK !== undefined && { topK }),
       ...(minScore !== undefined && { minScore }),
       ...(autoLoad !== undefined && { autoLoad }),
+      ...(definitions !== undefined && { definitions }),
     },
+    toolSearch: toolSearchMode(toolSearch),
     storage: store,
     // Each session says how its client sees loaded tools (revision 2026-07-28 clients: proxy).
     expose: toolSearch.expose ?? DEFAULT_EXPOSE,
@@ -68,6 +71,13 @@ export function buildGatewayEngine(
   const previous = settings.previous?.vectorCache;
   if (previous && previous.size > 0) engine.vectorCache?.restore(previous.serialize());
   return engine;
+}
+
+/** The config's `enabled` and `threshold` as the core's `toolSearch` (default `"auto"`). */
+export function toolSearchMode(config: ToolSearchConfig): ToolSearchMode {
+  const enabled = config.enabled ?? 'auto';
+  if (enabled !== 'auto') return enabled;
+  return config.threshold === undefined ? 'auto' : { threshold: config.threshold };
 }
 
 /** Embeds the catalog's new tool texts in the background; a failure is logged, never thrown. */

@@ -116,7 +116,8 @@ interface Row {
 const textOf = (result: NonNullable<Message['result']>) => result.content?.[0]?.text ?? '';
 const notLoaded = (result: NonNullable<Message['result']>) => {
   expect(result.isError).toBe(true);
-  expect(textOf(result)).toMatch(/is not loaded/);
+  // Under proxy an allowed tool runs by its call: a name that is none is not found.
+  expect(textOf(result)).toMatch(/was not found/);
   expect(textOf(result).length).toBeLessThan(MAX_ANSWER);
 };
 const refusedLoad = (pattern?: RegExp) => (result: NonNullable<Message['result']>) => {
@@ -348,7 +349,7 @@ describe("the gateway's JSON-RPC over HTTP under hostile input", () => {
         servers: { up: { url: upstream.url.href } },
         log: () => undefined,
       }),
-      toolSearch: { unloadTool: true },
+      toolSearch: { enabled: true, unloadTool: true },
       storage: store,
       log: () => undefined,
     });

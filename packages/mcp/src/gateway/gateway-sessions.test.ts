@@ -61,7 +61,7 @@ describe('ToolSearchGateway sessions', () => {
 
   function createGateway(storage: LoadedToolsStore): ToolSearchGateway {
     return createToolSearchGateway({
-      toolSearch: { expose: 'tools' },
+      toolSearch: { enabled: true, expose: 'tools' },
       upstreams: createUpstreamManager({
         servers: { up: { url: upstream.url.href } },
         log: () => undefined,

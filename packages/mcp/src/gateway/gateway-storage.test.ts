@@ -82,7 +82,7 @@ function postWithSession(url: URL, sessionId: string): Promise<number> {
 function redisConfig(extra: Partial<GatewayConfig> = {}): GatewayConfig {
   return {
     mcpServers: { fixture: fixture() },
-    toolSearch: { unloadTool: true, expose: 'tools' },
+    toolSearch: { enabled: true, unloadTool: true, expose: 'tools' },
     storage: {
       type: 'redis',
       url: `redis://127.0.0.1:${port}`,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
   Server,
@@ -60,20 +59,18 @@ export function createModernServer(host: ModernServerHost, threadId?: string): S
   server.onerror = (error) => host.log(`2026-07-28 request: ${oneLine(error)}`);
   server.setRequestHandler('tools/list', async () => {
     await host.waitForStart();
-    // Pins only: a listing thread that is never written.
-    const session = host.engine.createSession({
-      threadId: `list:${randomUUID()}`,
-      expose: 'proxy',
-    });
-    const tools: Tool[] = session.metaTools
+    // Pins only: a session without a thread reads nothing from the store and writes nothing.
+    const session = host.engine.createSession({ expose: 'proxy' });
+    // Below the `enabled: "auto"` threshold: every tool a request may use, and no meta-tools.
+    const offer = await session.offer();
+    const tools: Tool[] = offer.metaTools
       .map(toMcpDefinition)
       .map((tool) =>
         usesHandles && (STATEFUL.has(tool.name) || (autoLoad && tool.name === 'search_tools'))
           ? withSessionArgument(tool)
           : tool,
       );
-    for (const active of await session.offeredTools())
-      tools.push({ ...active.tool.definition, name: active.id });
+    for (const active of offer.tools) tools.push({ ...active.tool.definition, name: active.id });
     return { tools };
   });
   server.setRequestHandler('tools/call', async (request, context) => {
@@ -113,17 +110,28 @@ async function callWithHandle(
     }
     handle = given;
   } else if (minting) {
-    handle = host.handles.mint();
+    // Kept only once the call has loaded something: a load that fails makes no room among the
+    // handles, so it cannot push another client's session out.
+    handle = host.handles.draft();
   }
-  const result = await host.calls.call({
-    // Without a handle a request has a thread of its own: it sees pinned tools, and loads nothing.
-    threadId: handle === undefined ? `request:${randomUUID()}` : SessionHandles.threadOf(handle),
-    name,
-    args: given === undefined && args === undefined ? undefined : rest,
-    expose: 'proxy',
-    forward: forwardOptionsOf(context),
-    onListChanged: async () => undefined,
-  });
+  // Without a handle a request has no thread: it sees pinned tools, and neither reads nor writes
+  // the store, so anonymous requests leave nothing behind (and evict no one's loads).
+  const threadId = handle === undefined ? undefined : SessionHandles.threadOf(handle);
+  const drafted = given === undefined ? threadId : undefined;
+  let result: CallToolResult;
+  try {
+    result = await host.calls.call({
+      threadId,
+      name,
+      args: given === undefined && args === undefined ? undefined : rest,
+      expose: 'proxy',
+      forward: forwardOptionsOf(context),
+      onListChanged: async () => undefined,
+    });
+  } catch (error) {
+    if (drafted !== undefined) await host.engine.clearState(drafted).catch(() => undefined);
+    throw error;
+  }
   if (handle === undefined) {
     if (result.isError && STATEFUL.has(name) && name !== 'load_tool') {
       const first = result.content[0];
@@ -132,12 +140,14 @@ async function callWithHandle(
     }
     return result;
   }
-  if (given === undefined && result.isError) {
-    // Nothing was loaded: the new session holds nothing worth keeping.
-    host.handles.forget(handle);
-    return result;
-  }
   const output = result.structuredContent as Record<string, unknown> | undefined;
+  if (drafted !== undefined) {
+    // Nothing was loaded, so nothing was written (a store writes no change that changes
+    // nothing): no session starts, and the request leaves nothing behind.
+    if (result.isError || (name === 'search_tools' && output?.activation === undefined))
+      return result;
+    host.handles.keep(handle);
+  }
   if (output && name !== 'call_tool') {
     output[SESSION_ARGUMENT] = handle;
     result.content = [{ type: 'text', text: JSON.stringify(output) }];

@@ -41,7 +41,7 @@ const TWENTY_STEPS: Step[] = [
     { tool: 'load_tool', input: { toolName: name } },
     callTool(name, args),
   ]),
-  callTool('memory__delete_entities', { entityNames: ['Ada'] }),
+  callTool('memory__drop_everything', { entityNames: ['Ada'] }),
   callTool('memory__create_entities', { entity: ADA }),
   callTool('memory__search_nodes', { query: 'tea' }),
   callTool('memory__read_graph', {}),
@@ -108,7 +108,7 @@ describe("the gateway with expose: 'proxy' under the AI SDK's MCP client", () =>
       const memoryFile = join(temp.dir, 'memory.jsonl');
       const served = await startHttpGateway({
         servers: { memory: npmServer('memory', [], { env: { MEMORY_FILE_PATH: memoryFile } }) },
-        toolSearch: { expose: 'proxy' },
+        toolSearch: { enabled: true, expose: 'proxy' },
       });
       cleanups.push(served.close);
       const client = await createMCPClient({
@@ -132,8 +132,8 @@ describe("the gateway with expose: 'proxy' under the AI SDK's MCP client", () =>
       }));
       expect(requests).toHaveLength(20);
       expectStablePrefix(requests, 'AI SDK MCP client');
-      // Each call ran once upstream: Ada exists once, with both observations; the unloaded
-      // delete and the schema-breaking create never ran.
+      // Each call ran once upstream: Ada exists once, with both observations; the call of a
+      // tool no server offers and the schema-breaking create never ran.
       const graph = (await readFile(memoryFile, 'utf8'))
         .split('\n')
         .filter((line) => line.trim() !== '')
@@ -150,7 +150,7 @@ describe("the gateway with expose: 'proxy' under the AI SDK's MCP client", () =>
       );
       const refused = outputs.filter((output) => (output as { isError?: boolean }).isError);
       expect(refused).toHaveLength(2);
-      expect(JSON.stringify(refused)).toContain('is not loaded');
+      expect(JSON.stringify(refused)).toContain('was not found');
       expect(JSON.stringify(refused)).toContain('at arguments');
     },
     120_000,

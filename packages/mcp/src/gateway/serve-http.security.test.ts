@@ -78,7 +78,7 @@ describe('serveGatewayHttp security', () => {
     upstream = await startCountingUpstream(['echo', 'send_email']);
     store = createMemoryStore({ ttl: 0 });
     gateway = createToolSearchGateway({
-      toolSearch: { expose: 'tools' },
+      toolSearch: { enabled: true, expose: 'tools' },
       upstreams: createUpstreamManager({
         servers: { up: { url: upstream.url.href } },
         log: () => undefined,
@@ -238,7 +238,7 @@ describe('serveGatewayHttp binding', () => {
     ['::1', '::1', /^\[::1\]$/],
   ])('listens on %s by default or when asked for loopback', async (_label, host, pattern) => {
     const gateway = createToolSearchGateway({
-      toolSearch: { expose: 'tools' },
+      toolSearch: { enabled: true, expose: 'tools' },
       upstreams: createUpstreamManager({ servers: {}, log: () => undefined }),
       log: () => undefined,
     });
@@ -263,7 +263,7 @@ describe('serveGatewayHttp binding', () => {
   ])('refuses to listen on %j without a token, before binding', async (host) => {
     expect(isLoopbackHost(host)).toBe(false);
     const gateway = createToolSearchGateway({
-      toolSearch: { expose: 'tools' },
+      toolSearch: { enabled: true, expose: 'tools' },
       upstreams: createUpstreamManager({ servers: {}, log: () => undefined }),
       log: () => undefined,
     });
@@ -291,7 +291,7 @@ describe('serveGatewayHttp on loopback beyond 127.0.0.1, and bodies still on the
   it('serves on 127.0.0.2 (all of 127.0.0.0/8 is loopback) and makes no session for a body that has not arrived', async () => {
     const upstream = await startCountingUpstream(['echo']);
     const gateway = createToolSearchGateway({
-      toolSearch: { expose: 'tools' },
+      toolSearch: { enabled: true, expose: 'tools' },
       upstreams: createUpstreamManager({
         servers: { up: { url: upstream.url.href } },
         log: () => undefined,

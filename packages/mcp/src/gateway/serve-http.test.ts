@@ -50,7 +50,7 @@ function post(
 
 function createGateway(): ToolSearchGateway {
   return createToolSearchGateway({
-    toolSearch: { expose: 'tools' },
+    toolSearch: { enabled: true, expose: 'tools' },
     upstreams: createUpstreamManager({ servers: {}, log: () => undefined }),
     log: () => undefined,
   });

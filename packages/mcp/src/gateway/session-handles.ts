@@ -14,10 +14,10 @@ export interface SessionHandlesOptions {
 const THREAD_PREFIX = 'handle:';
 
 /**
- * The session handles of protocol revision 2026-07-28, which has no sessions: `load_tool` mints
- * a random handle, and the client passes it back to name its thread of loaded tools. A handle is
- * a capability like an HTTP session id: only minted handles are accepted (a client can never
- * pick a thread), and memory stays bounded by `max` and `idleTtl`.
+ * The session handles of protocol revision 2026-07-28, which has no sessions: a `load_tool`
+ * that loads something mints a random handle, and the client passes it back to name its thread
+ * of loaded tools. A handle is a capability like an HTTP session id: only minted handles are
+ * accepted (a client can never pick a thread), and memory stays bounded by `max` and `idleTtl`.
  */
 export class SessionHandles {
   readonly #options: SessionHandlesOptions;
@@ -38,16 +38,23 @@ export class SessionHandles {
     return `${THREAD_PREFIX}${handle}`;
   }
 
-  /** A new handle, making room past `max`. */
-  mint(): string {
+  /**
+   * A new random handle, not alive yet: a call may load under its thread first, and the handle
+   * is {@link keep}-ed only if it did, so a request that loads nothing takes no one's room.
+   */
+  draft(): string {
+    return randomUUID();
+  }
+
+  /** Makes a drafted handle alive, making room past `max` (the least recently used go first). */
+  keep(handle: string): void {
     this.#expire();
-    const handle = randomUUID();
+    this.#lastUse.delete(handle);
     this.#lastUse.set(handle, Date.now());
     for (const oldest of this.#lastUse.keys()) {
       if (this.#lastUse.size <= this.#options.max) break;
       this.forget(oldest);
     }
-    return handle;
   }
 
   /** Whether a handle is alive; a live one counts as used now. */

@@ -30,8 +30,8 @@ export interface ToolCallsHost {
 
 /** One `tools/call` as a session hands it over. */
 export interface ToolCallRequest {
-  /** The thread whose loaded tools the call may use. */
-  threadId: string;
+  /** The thread whose loaded tools the call may use; none: only pinned ones, and nothing is kept. */
+  threadId: string | undefined;
   name: string;
   args: Record<string, unknown> | undefined;
   /** How this session's client sees loaded tools. */
@@ -128,8 +128,10 @@ export class ToolCalls {
   }
 
   /**
-   * The one place a call goes upstream: only a tool active in the calling thread, with arguments
-   * of a sane depth, and with the caller's cancellation and progress.
+   * A direct `tools/call` of an upstream tool: the same rule as `call_tool` (the core checks that
+   * the tool may run, loads it under proxy when the filters allow, and checks the arguments
+   * against its schema; `runTool` forwards it), so no path reaches an upstream unchecked. Under
+   * `'tools'` only an active tool (listed to the session) runs.
    */
   async #forward(
     session: ToolSearchSession<GatewayTool>,
@@ -137,22 +139,30 @@ export class ToolCalls {
     args: Record<string, unknown> | undefined,
     options: { expose: ExposeMode; forward: ForwardOptions },
   ): Promise<CallToolResult> {
-    if (!(await session.isActive(name)))
-      return errorResult(this.#notLoadedMessage(name, options.expose));
     if (isNestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
       return errorResult(
         `The arguments of "${echo(name)}" are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, which no tool takes; the call was not sent.`,
       );
     }
+    let outcome: CallToolOutcome;
     try {
-      const result = await this.#host.upstreams.callTool(name, args, options.forward);
+      outcome = await session.callTool({ name, arguments: args ?? {} }, options.forward);
       await options.forward.drained();
-      return result;
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       if (error instanceof UpstreamError) return errorResult(error.message);
       throw error;
     }
+    if (outcome.status === 'ran') return outcome.result as CallToolResult;
+    const { output } = outcome;
+    // A refusal for a tool that may not run reads as one the session has not loaded.
+    const message =
+      output.errors === undefined ? this.#notLoadedMessage(name, options.expose) : output.message;
+    return {
+      content: [{ type: 'text', text: message }],
+      structuredContent: { ...output, message },
+      isError: true,
+    };
   }
 
   #notLoadedMessage(name: string, expose: ExposeMode): string {
@@ -161,11 +171,13 @@ export class ToolCalls {
     if (server !== undefined) {
       return `Tool "${shown}" was unloaded: the MCP server "${server}" no longer offers it. Call search_tools to find another tool for the task.`;
     }
+    // Under proxy any allowed tool runs by its call: one the call did not run is not found.
+    if (expose === 'proxy')
+      return `Tool "${shown}" was not found. Call search_tools with what you want to do, then call_tool with the exact name it returns.`;
     const how = this.#host.toolSearch.autoLoad
       ? 'Call search_tools with what you want to do (the tools it finds are loaded)'
       : 'Call search_tools with what you want to do, then load_tool with the exact name it returns';
-    const then = expose === 'proxy' ? 'then call it through call_tool' : 'then call the tool';
-    return `Tool "${shown}" is not loaded. ${how}, ${then}.`;
+    return `Tool "${shown}" is not loaded. ${how}, then call the tool.`;
   }
 }
 

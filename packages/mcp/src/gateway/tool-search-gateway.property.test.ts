@@ -211,6 +211,7 @@ class World {
     this.gateway = createToolSearchGateway({
       upstreams,
       toolSearch: {
+        enabled: true,
         expose: config.expose,
         autoLoad: config.autoLoad,
         unloadTool: config.unloadTool,
@@ -399,7 +400,7 @@ class LoadCommand implements GatewayCommand {
     if (model.config.autoLoad) {
       // Not offered under autoLoad: a call to it is a call of a tool that is not loaded.
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/not loaded/);
+      expect(textOf(result)).toMatch(/not loaded|was not found/);
       await checkWorld(model, world, { only: this.slot });
       return;
     }
@@ -530,6 +531,7 @@ class CallCommand implements GatewayCommand {
     const { client } = await world.session(this.slot);
     const sent = { slot: this.slot, call: model.calls++ };
     const proxy = model.config.expose === 'proxy';
+    let evicted: string[] = [];
     const call = async () => {
       if (this.via === 'direct') return callTool(client, this.name, sent);
       if (this.via === 'call_tool')
@@ -548,12 +550,23 @@ class CallCommand implements GatewayCommand {
     } else if (this.via === 'bad call_tool') {
       expect(outcome.result?.isError).toBe(true);
       expect(textOf(outcome.result!)).toMatch(
-        /^call_tool: "name" must be the exact name of a loaded tool/,
+        /^call_tool: "name" must be the exact name of a catalog tool/,
       );
-    } else if (!model.isActive(this.slot, this.name)) {
+    } else if (!model.isActive(this.slot, this.name) && !(proxy && EXPOSED.has(this.name))) {
       expect(outcome.result?.isError).toBe(true);
-      expect(textOf(outcome.result!)).toMatch(/not loaded/);
+      expect(textOf(outcome.result!)).toMatch(proxy ? /was not found/ : /not loaded/);
     } else {
+      // Under proxy a known tool that is not loaded is loaded by its call, directly or through
+      // call_tool (one rule for both paths), within the budget.
+      if (!model.isActive(this.slot, this.name)) {
+        const change = modelLoad(
+          model.entries(this.slot),
+          [this.name],
+          model.clock,
+          model.config.maxLoadedTools,
+        );
+        evicted = change.evicted;
+      }
       // Active: a call marks a loaded tool as used for the budget, before it is forwarded.
       const entry = model.entries(this.slot).find((candidate) => candidate.id === this.name);
       if (entry && model.config.maxLoadedTools !== undefined) entry.usedAt = model.clock;
@@ -572,7 +585,7 @@ class CallCommand implements GatewayCommand {
         }
       }
     }
-    await checkWorld(model, world, { only: this.slot });
+    await checkWorld(model, world, { only: this.slot, removed: { slot: this.slot, ids: evicted } });
   }
   toString = () => `call(${this.slot}, ${JSON.stringify(this.name)}, ${this.via})`;
 }

@@ -209,7 +209,7 @@ describe('ToolSearchGateway options', () => {
   it('offers unload_tool, lists pinned tools first, and unloads with a list_changed', async () => {
     const gateway = await startHttpGateway({
       servers: { fixture: fixture() },
-      toolSearch: { unloadTool: true, alwaysLoaded: ['fixture__fail'] },
+      toolSearch: { enabled: true, unloadTool: true, alwaysLoaded: ['fixture__fail'] },
     });
     try {
       const client = await gateway.connect();
@@ -237,7 +237,7 @@ describe('ToolSearchGateway options', () => {
   it('under autoLoad, search loads what it finds and announces it', async () => {
     const gateway = await startHttpGateway({
       servers: { fixture: fixture() },
-      toolSearch: { autoLoad: true, topK: 1 },
+      toolSearch: { enabled: true, autoLoad: true, topK: 1 },
     });
     try {
       const client = await gateway.connect();
@@ -254,40 +254,58 @@ describe('ToolSearchGateway options', () => {
     }
   });
 
-  it('under expose proxy, keeps the list fixed, returns schemas from load_tool and calls through call_tool', async () => {
+  it('under expose proxy, keeps the list fixed, runs the top hit of a search through call_tool next, and any allowed tool by its call', async () => {
     const temp = await temporaryDir();
     const gateway = await startHttpGateway({
       servers: { filesystem: npmServer('filesystem', [temp.dir]) },
-      toolSearch: { expose: 'proxy' },
+      toolSearch: { enabled: true, expose: 'proxy' },
     });
     try {
       const client = await gateway.connect();
-      expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool', 'call_tool']);
+      const meta = ['search_tools', 'load_tool', 'call_tool'];
+      expect(await listToolNames(client)).toEqual(meta);
+      // Request 1: the search answers its best hits, the first ones with their definitions.
+      const search = await callTool(client, 'search_tools', { query: 'write a file' });
+      const found = search.structuredContent as {
+        results: { name: string }[];
+        tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[];
+      };
+      expect(found.results[0]?.name).toBe('filesystem__write_file');
+      expect(found.tools[0]?.name).toBe('filesystem__write_file');
+      expect(Object.keys(found.tools[0]!.inputSchema.properties)).toEqual(
+        expect.arrayContaining(['path', 'content']),
+      );
+      // Request 2: the top hit runs through call_tool, once.
       const target = join(temp.dir, 'proxied.txt');
-      const early = await callTool(client, 'call_tool', {
-        name: 'filesystem__write_file',
-        arguments: { path: target, content: 'early' },
-      });
-      expect(early.isError).toBe(true);
-      expect(textOf(early)).toMatch(/call_tool/);
-      expect(existsSync(target)).toBe(false);
-      const load = await callTool(client, 'load_tool', { toolName: 'filesystem__write_file' });
-      const loaded = load.structuredContent as { tools: { name: string; inputSchema: unknown }[] };
-      expect(loaded.tools).toEqual([
-        expect.objectContaining({
-          name: 'filesystem__write_file',
-          inputSchema: expect.objectContaining({
-            properties: expect.objectContaining({ path: expect.anything() }),
-          }),
-        }),
-      ]);
-      expect(await listToolNames(client)).toEqual(['search_tools', 'load_tool', 'call_tool']);
       const write = await callTool(client, 'call_tool', {
-        name: 'filesystem__write_file',
+        name: found.results[0]!.name,
         arguments: { path: target, content: 'through the proxy' },
       });
       expect(write.isError).toBeFalsy();
       expect(await readFile(target, 'utf8')).toBe('through the proxy');
+      // A tool never searched for runs too; arguments its schema refuses run nothing and bring
+      // its definition back.
+      const folder = join(temp.dir, 'made');
+      const refused = await callTool(client, 'call_tool', {
+        name: 'filesystem__create_directory',
+        arguments: { where: folder },
+      });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({
+        tools: [{ name: 'filesystem__create_directory' }],
+      });
+      expect(existsSync(folder)).toBe(false);
+      const made = await callTool(client, 'call_tool', {
+        name: 'filesystem__create_directory',
+        arguments: { path: folder },
+      });
+      expect(made.isError).toBeFalsy();
+      expect(existsSync(folder)).toBe(true);
+      // load_tool still answers with schemas; the list never changed.
+      const load = await callTool(client, 'load_tool', { toolName: 'filesystem__read_file' });
+      const loaded = load.structuredContent as { tools: { name: string }[] };
+      expect(loaded.tools.map((tool) => tool.name)).toEqual(['filesystem__read_file']);
+      expect(await listToolNames(client)).toEqual(meta);
       const bad = await callTool(client, 'call_tool', { name: 42 });
       expect(bad.isError).toBe(true);
     } finally {
@@ -333,7 +351,7 @@ describe('ToolSearchGateway tools/list answers', () => {
   it('lists the loads and unloads another connection of the same thread made', async () => {
     const gateway = await startHttpGateway({
       servers: { fixture: fixture() },
-      toolSearch: { unloadTool: true },
+      toolSearch: { enabled: true, unloadTool: true },
     });
     const clients: Client[] = [];
     try {

@@ -112,6 +112,8 @@ const DEFAULT_HANDLE_TTL = 3_600_000;
 interface ListedTools {
   /** The catalog it was built from (a number, so an old catalog is not kept alive by a session). */
   catalog: number;
+  /** Whether the session searched (meta-tools listed) or was given every tool directly. */
+  search: boolean;
   /** The listed tools besides the meta-tools, in order: exposed name and upstream tool object. */
   listed: readonly ActiveTool<GatewayTool>[];
   tools: readonly Tool[];
@@ -205,6 +207,15 @@ export class ToolSearchGateway {
     return this.#engine;
   }
 
+  /**
+   * Whether a session connecting now is likely to search (its instructions explain the
+   * meta-tools): by the catalog known so far, or, before any is known, unless search is off.
+   */
+  #searches(): boolean {
+    if (this.#started || this.upstreams.tools.length > 0) return this.engine.searchesCatalog;
+    return this.toolSearch.enabled !== false;
+  }
+
   /** Resolves once the upstreams have started (or failed). */
   ready(): Promise<void> {
     return this.#ready;
@@ -254,7 +265,9 @@ export class ToolSearchGateway {
     const { autoLoad = false, unloadTool = false } = this.toolSearch;
     const server = new Server(this.serverInfo, {
       capabilities: { tools: { listChanged: true } },
-      instructions: toolSearchInstructions({ autoLoad, unloadTool, expose: this.expose }),
+      ...(this.#searches() && {
+        instructions: toolSearchInstructions({ autoLoad, unloadTool, expose: this.expose }),
+      }),
     });
     let listed: ListedTools | undefined;
     server.setRequestHandler('tools/list', async () => {
@@ -394,11 +407,18 @@ export class ToolSearchGateway {
     const catalog = this.#catalog;
     const session = engine.createSession({ threadId, expose: this.expose });
     // Under proxy the list never changes after the first read: only pins, which are always there.
-    const listed = await session.offeredTools();
-    if (previous?.catalog === catalog && sameTools(previous.listed, listed)) return previous;
-    const tools = session.metaTools.map(toMcpDefinition);
+    // Below the `enabled: "auto"` threshold: every tool the session may use, and no meta-tools.
+    const offer = await session.offer();
+    const listed = offer.tools;
+    if (
+      previous?.catalog === catalog &&
+      previous.search === offer.search &&
+      sameTools(previous.listed, listed)
+    )
+      return previous;
+    const tools = offer.metaTools.map(toMcpDefinition);
     for (const active of listed) tools.push({ ...active.tool.definition, name: active.id });
-    return { catalog, listed, tools };
+    return { catalog, search: offer.search, listed, tools };
   }
 
   async #announceListChanged(threadId: string, context: ServerContext): Promise<void> {

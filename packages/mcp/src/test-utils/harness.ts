@@ -46,7 +46,7 @@ export async function startHttpGateway(options: {
   });
   // The suites on this harness check how `'tools'` lists loads (list_changed, load order); the
   // proxy (the default) is asked for by the tests about it.
-  const toolSearch: ToolSearchConfig = { expose: 'tools', ...options.toolSearch };
+  const toolSearch: ToolSearchConfig = { expose: 'tools', enabled: true, ...options.toolSearch };
   const gateway = createToolSearchGateway({ upstreams, toolSearch, log });
   await gateway.ready();
   const http = await serveGatewayHttp(gateway, { port: 0 });

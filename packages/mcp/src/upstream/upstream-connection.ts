@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { isHttpUpstream, type UpstreamConfig } from '../config/gateway-config';
+import { variableRedactor } from '../config/variable-values';
 import { type ProcessExit, ProcessGroupTransport } from './process-group-transport';
 import { MAX_LIST_PAGES, readToolList } from './read-tool-list';
 import { createRedactor } from './redact-secrets';
@@ -114,9 +115,14 @@ export class UpstreamConnection {
   #run: ChildRun | undefined;
   /** Stops under way (one not awaited where it began): `close()` waits for every one. */
   readonly #stopping = new Set<Promise<void>>();
+  readonly #redact: (text: string) => string;
 
   constructor(options: UpstreamConnectionOptions) {
-    this.#options = options;
+    // Every line and error about this server shows `${NAME}` where a config variable's value
+    // would be: a server's error page, a URL with credentials or its own stderr may carry one.
+    const redact = variableRedactor(options.config);
+    this.#redact = redact;
+    this.#options = { ...options, log: (message) => options.log(redact(message)) };
     this.name = options.name;
     this.config = options.config;
   }
@@ -225,7 +231,7 @@ export class UpstreamConnection {
         this.#fail(`${toolName} failed: ${describeError(error)}`, { backoff: false });
         await this.#stop();
       }
-      throw new UpstreamError(this.name, this.lastError ?? describeError(error));
+      throw new UpstreamError(this.name, this.lastError ?? this.#redact(describeError(error)));
     }
   }
 
@@ -290,7 +296,7 @@ export class UpstreamConnection {
         // gateway's start must not wait for that (`close()` does).
         void this.#stop();
       }
-      throw new UpstreamError(this.name, this.lastError ?? describeError(error));
+      throw new UpstreamError(this.name, this.lastError ?? this.#redact(describeError(error)));
     } finally {
       clearTimeout(timer);
     }
@@ -391,7 +397,7 @@ export class UpstreamConnection {
   /** Marks the upstream down; a failed start (`backoff`) also delays the next attempt. */
   #fail(reason: string, options: { backoff: boolean } = { backoff: true }): void {
     this.status = 'failed';
-    this.lastError = reason;
+    this.lastError = this.#redact(reason);
     if (options.backoff) {
       this.#failures++;
       const { initial, max } = this.#options.restartBackoff;
