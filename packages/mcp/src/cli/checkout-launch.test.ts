@@ -82,6 +82,8 @@ describe('the gateway from a checkout, as the README starts it', () => {
               env: { MEMORY_FILE_PATH: memoryFile },
             },
           },
+          // Nine tools weigh less than the "auto" threshold: search them all the same.
+          toolSearch: { enabled: true },
         }),
       );
       const entry = await readmeEntry();

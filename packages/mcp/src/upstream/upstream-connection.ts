@@ -312,7 +312,10 @@ export class UpstreamConnection {
         : new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : undefined);
     }
     const environment = upstreamEnvironment(config, this.#options.env ?? process.env);
-    const redact = createRedactor(environment);
+    // A config variable's value becomes its `${NAME}` first (it says which one); what is left of
+    // a secret-named variable's value (one inherited, one written in the file) becomes `***`.
+    const mask = createRedactor(environment);
+    const redact = (text: string) => mask(this.#redact(text));
     const stderr = new StderrTail((line) =>
       this.#options.log(`${this.name} (stderr): ${redact(line)}`),
     );
