@@ -2,7 +2,7 @@
  * Reading the shared tool-retrieval data sets:
  * `{ name, source, tools: [{ id, description, inputSchema }], queries: [{ query, relevant }] }`.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** A tool as the data files describe it. */
@@ -38,14 +38,37 @@ export const DEFAULT_DATA_DIR = path.resolve(REPO_ROOT, '../shared/data');
 export const SPEED_DATA_FILE = path.join(DEFAULT_DATA_DIR, 'dev-bfcl.json');
 
 /**
+ * A data file or folder that is not there: the shared data sets live outside the repository, so
+ * a fresh clone has none. Printed (the benchmarks' `console.error(error)`) as its message alone:
+ * one line that says what to pass, not a trace of our own code.
+ */
+export class MissingDataError extends Error {
+  override readonly name = 'MissingDataError';
+
+  /** @param target - the file or folder that was looked for */
+  constructor(target: string) {
+    super(
+      `bench: no data at ${target}. The tool-retrieval data sets are not in the repository; name yours: bench:quality takes files or folders as arguments, bench:speed and bench:cost take --data a.json,b.json (e.g. npm run bench:cost -- --data path/to/catalog.json)`,
+    );
+  }
+
+  /** What `console.error` and `util.inspect` print. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.message;
+  }
+}
+
+/**
  * Resolves command-line arguments (folders or files; relative to the directory the command was
  * started from) to the `.json` data files they name, sorted. No arguments means the default folder.
+ * @throws {MissingDataError} when a file or folder is not there
  */
 export function resolveDataFiles(args: readonly string[]): string[] {
   const base = process.env.INIT_CWD ?? process.cwd();
   const targets = args.length > 0 ? args.map((arg) => path.resolve(base, arg)) : [DEFAULT_DATA_DIR];
   const files: string[] = [];
   for (const target of targets) {
+    if (!existsSync(target)) throw new MissingDataError(target);
     if (statSync(target).isDirectory()) {
       for (const entry of readdirSync(target).sort()) {
         if (entry.endsWith('.json')) files.push(path.join(target, entry));
@@ -57,8 +80,12 @@ export function resolveDataFiles(args: readonly string[]): string[] {
   return files;
 }
 
-/** Reads and checks one data file; throws with the file name when it does not fit the format. */
+/**
+ * Reads and checks one data file; throws with the file name when it does not fit the format.
+ * @throws {MissingDataError} when the file is not there
+ */
 export function loadDataSet(file: string): DataSet {
+  if (!existsSync(file)) throw new MissingDataError(file);
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Partial<DataSet>;
   if (!Array.isArray(raw.tools) || !Array.isArray(raw.queries)) {
     throw new Error(`${file}: expected { tools: [...], queries: [...] }`);

@@ -1,5 +1,6 @@
-// The documentation's TypeScript blocks and the workspace's packages, for the README checks
-// (check-readme-code.ts) and the install-from-tarball smoke test (smoke-tarballs.ts).
+// The documentation's code blocks and the workspace's packages, for the README checks
+// (check-readme-code.ts: TypeScript; check-readme-shell.ts: shell blocks marked runnable) and the
+// install-from-tarball smoke test (smoke-tarballs.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
@@ -94,6 +95,39 @@ export function codeBlocks(root: string, file: string): CodeBlock[] {
   return blocks;
 }
 
+/** A fenced shell block marked ` ```sh run `: run by check-readme-shell.ts, from the root. */
+export interface ShellBlock {
+  /** The Markdown file, relative to the repository root. */
+  file: string;
+  /** 1-based line of the block's first command line in that file. */
+  line: number;
+  code: string;
+}
+
+const SHELL_LANGUAGES = new Set(['sh', 'bash', 'shell']);
+
+/**
+ * The shell blocks of a Markdown file marked runnable (` ```sh run `): commands a reader types
+ * in the repository's root that finish on their own, offline, in seconds.
+ */
+export function runnableShellBlocks(root: string, file: string): ShellBlock[] {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  const blocks: ShellBlock[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const open = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)\s*(.*)$/.exec(lines[index]!);
+    if (!open) continue;
+    const [, , fence, language, rest] = open as unknown as [string, string, string, string, string];
+    const start = index + 1;
+    let end = start;
+    while (end < lines.length && !isClosingFence(lines[end]!, fence)) end++;
+    index = end;
+    if (!SHELL_LANGUAGES.has(language.toLowerCase())) continue;
+    if (!rest.split(/\s+/).includes(RUN_FLAG)) continue;
+    blocks.push({ file, line: start + 1, code: lines.slice(start, end).join('\n') });
+  }
+  return blocks;
+}
+
 function isClosingFence(line: string, fence: string): boolean {
   const trimmed = line.trim();
   return trimmed.startsWith(fence[0]!.repeat(fence.length)) && /^[`~]+$/.test(trimmed);
@@ -124,7 +158,7 @@ export function publicPackages(root: string): WorkspacePackage[] {
 export function installedByReadme(root: string, file: string): Map<string, string | undefined> {
   const text = readFileSync(join(root, file), 'utf8');
   const installs = new Map<string, string | undefined>();
-  const shellBlocks = text.matchAll(/^```(?:sh|bash|shell|console)\s*\n([\s\S]*?)^```/gm);
+  const shellBlocks = text.matchAll(/^```(?:sh|bash|shell|console)(?: run)?\s*\n([\s\S]*?)^```/gm);
   for (const [, body] of shellBlocks) {
     for (const rawLine of body!.split('\n')) {
       const line = rawLine.replace(/#.*$/, '').replace(/^\$\s*/, '');

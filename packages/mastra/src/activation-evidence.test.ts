@@ -196,6 +196,8 @@ describe.each(implementations)(
           context,
         });
         expect(aborted.turns).toHaveLength(1);
+        // Mastra reports the tripwire's abort as a failed step: kept by the run, not printed.
+        expect(aborted.logs.some((line) => line.message.includes('stopped by policy'))).toBe(true);
         const next = await runAgent({
           processor,
           script: () => ({ text: 'hi' }),

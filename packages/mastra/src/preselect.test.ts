@@ -1,5 +1,4 @@
 import { Classifier, type MastraEvaluationModel } from '@mastra/core/classifier';
-import { Mastra } from '@mastra/core/mastra';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCatalog, type ExecutionLog } from './testing/catalog';
 import { lastResult, runAgent } from './testing/run-agent';
@@ -164,10 +163,13 @@ describe('ToolSearchProcessor({ preselect }) with a classifier', () => {
       tools: createCatalog({ runs: [] }),
       preselect: { classifier: 'router', question: 'domain', tools: toolsByChoice },
     });
-    processor.__registerMastra(
-      new Mastra({ classifiers: { router: new Classifier({ id: 'router', model, questions }) } }),
-    );
-    const run = await runAgent({ processor, input: 'rain?', script: () => ({ text: 'ok' }) });
+    // The agent's Mastra registers the processor with it, as an app's Mastra does.
+    const run = await runAgent({
+      processor,
+      input: 'rain?',
+      script: () => ({ text: 'ok' }),
+      mastra: { classifiers: { router: new Classifier({ id: 'router', model, questions }) } },
+    });
     expect(run.turns[0]!.toolNames).toEqual(['search_tools', 'load_tool', 'get_weather']);
   });
 

@@ -6,8 +6,10 @@
  *   server that does not start or cannot be listed.
  * - `check` (3): the command ran and a check it was asked to make failed (`eval --fail-under`,
  *   `inspect --fail-on-findings`).
+ * - `interrupted` (130, the shell's code for Ctrl-C): SIGINT, SIGTERM or SIGHUP came while MCP
+ *   servers were being read; they were stopped before the command exited.
  */
-export const EXIT_CODES = { ok: 0, usage: 1, input: 2, check: 3 } as const;
+export const EXIT_CODES = { ok: 0, usage: 1, input: 2, check: 3, interrupted: 130 } as const;
 
 /** One of {@link EXIT_CODES}. */
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];

@@ -69,6 +69,7 @@ export async function loadLiveSource(values: SourceFlagValues, io: CliIo): Promi
       if (io.debug) io.stderr.write(`[mcp] ${message}\n`);
     },
     warn: (message: string) => io.warn(message),
+    env: io.env,
   };
   if (values.mcp !== undefined) {
     const words = splitCommand(values.mcp);

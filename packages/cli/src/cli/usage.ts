@@ -35,7 +35,8 @@ const COMMON_HELP = `Output:
   --help`;
 
 const EXIT_HELP = `Exit codes: 0 done, 1 usage error, 2 bad input (a missing or malformed file, a wrong
-field, a server that does not start), 3 a check failed (--fail-under, --fail-on-findings).`;
+field, a server that does not start), 3 a check failed (--fail-under, --fail-on-findings),
+130 stopped by a signal while MCP servers were starting (they were stopped first).`;
 
 /** `tool-search --help`. */
 export const MAIN_USAGE = `Usage: tool-search <command> [options]

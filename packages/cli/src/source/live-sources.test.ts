@@ -75,9 +75,9 @@ describe('--mcp "COMMAND ARGS"', () => {
     expect(crashed.code).toBe(2);
     expect(crashed.stdout).toBe('');
     expect(crashed.stderr).toBe(
-      `tool-search: --mcp ${JSON.stringify(crash)}: did not start: Connection closed (its stderr: missing API key)\n`,
+      `tool-search: --mcp ${JSON.stringify(crash)}: did not start: it exited with code 3 while starting; its stderr ends: missing API key\n`,
     );
-    // Node ends a crash with its version line: the line naming the error is the one shown.
+    // Node ends a crash with its version line: the last lines are shown, the error among them.
     const noScript = await runCli([
       'inspect',
       '--mcp',
@@ -85,7 +85,7 @@ describe('--mcp "COMMAND ARGS"', () => {
     ]);
     expect(noScript.code).toBe(2);
     expect(noScript.stderr).toMatch(
-      /did not start: .*\(its stderr: Error: Cannot find module '.*server\.js'\)\n$/,
+      /did not start: it exited with code 1 while starting; its stderr ends: .*Error: Cannot find module '.*server\.js'.* \| Node\.js v\d+\.\d+\.\d+\n$/,
     );
     const missing = await runCli(['search', '--mcp', 'no-such-mcp-server-xyz --stdio', 'x']);
     expect(missing.code).toBe(2);
@@ -182,7 +182,7 @@ describe('--config FILE', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
-      `tool-search: ${config}: server "broken": did not start: Connection closed\n`,
+      `tool-search: ${config}: server "broken": did not start: it exited with code 1 while starting\n`,
     );
   });
 });

@@ -8,9 +8,8 @@ import {
   parseGatewayConfig,
   type ToolSearchConfig,
   type UpstreamConfig,
-  type UpstreamState,
 } from 'tool-search-mcp';
-import { CliError } from '../cli/cli-error';
+import { CliError, EXIT_CODES } from '../cli/cli-error';
 import type { Catalog, CatalogTool } from './catalog';
 
 /** Options shared by the live sources. */
@@ -24,6 +23,11 @@ export interface LiveSourceOptions {
   log?: (message: string) => void;
   /** Receives config warnings (unknown keys), one line each. */
   warn?: (message: string) => void;
+  /**
+   * The environment the servers inherit from (see the gateway's `upstreamEnvironment`).
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** A catalog from a config, with the config's search options. */
@@ -34,11 +38,11 @@ export interface ConfigCatalog extends Catalog {
   embeddings?: EmbeddingsConfig;
 }
 
-/** Lines of an upstream's stderr kept for the error message when it fails to start: a crash's tail. */
-const STDERR_LINES_KEPT = 20;
-/** A stderr line that says what went wrong (Node's `Error: ...`, Python's `...Error: ...`). */
-const ERROR_LINE =
-  /\b(error|exception|fatal|cannot|can't|failed|not found|missing|denied|invalid)\b/i;
+/**
+ * Signals that stop a command while it reads live servers: the servers (and what they started,
+ * `npx`'s children included) are stopped before the command exits, instead of left running.
+ */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** The name `--mcp` gives its one server unless told otherwise. */
 export const DEFAULT_MCP_SERVER_NAME = 'server';
 
@@ -114,42 +118,39 @@ async function listTools(
   options: LiveSourceOptions,
   describeFailure: (problem: string, server: string) => string,
 ): Promise<GatewayTool[]> {
-  const stderr = new Map<string, string[]>();
-  const names = Object.keys(servers);
-  const { tools, states } = await listUpstreamTools({
-    servers,
-    connectTimeout: options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT,
-    clientInfo: { name: 'tool-search-cli', version: '0.0.0' },
-    // Retries are for a long-running gateway; here a failed start is reported at once.
-    restartBackoff: { initial: 0, max: 0 },
-    log: (message) => {
-      options.log?.(message);
-      const server = names.find((name) => message.startsWith(`${name} (stderr): `));
-      if (server === undefined) return;
-      const lines = stderr.get(server) ?? [];
-      lines.push(message.slice(server.length + ' (stderr): '.length));
-      if (lines.length > STDERR_LINES_KEPT) lines.shift();
-      stderr.set(server, lines);
-    },
-  });
+  const controller = new AbortController();
+  const stop = (signal: NodeJS.Signals) =>
+    controller.abort(
+      new CliError(`stopped by ${signal}; the MCP servers it started are stopped`, {
+        exitCode: EXIT_CODES.interrupted,
+      }),
+    );
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  let listed: Awaited<ReturnType<typeof listUpstreamTools>>;
+  try {
+    listed = await listUpstreamTools({
+      servers,
+      connectTimeout: options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT,
+      clientInfo: { name: 'tool-search-cli', version: '0.0.0' },
+      // Retries are for a long-running gateway; here a failed start is reported at once.
+      restartBackoff: { initial: 0, max: 0 },
+      log: (message) => options.log?.(message),
+      ...(options.env && { env: options.env }),
+      signal: controller.signal,
+    });
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
+  }
+  const { tools, states } = listed;
   const failed = states.filter((state) => state.status === 'failed' || state.error !== undefined);
   if (failed.length > 0) {
+    // The gateway's reason names the cause: the error, how the server exited, its stderr's end.
     const lines = failed.map((state) =>
-      describeFailure(failureText(state, stderr.get(state.server)), state.server),
+      describeFailure(`did not start: ${state.error ?? state.status}`, state.server),
     );
     throw new CliError(lines.join('\n'), { cause: label });
   }
   return tools;
-}
-
-function failureText(state: UpstreamState, stderr: string[] | undefined): string {
-  const reason = `did not start: ${state.error ?? state.status}`;
-  // Runtimes end a crash with lines that say little (Node prints its version last): prefer the
-  // last line that names an error.
-  const lines = (stderr ?? []).map((line) => line.trim()).filter((line) => line !== '');
-  const telling =
-    lines.findLast((line) => ERROR_LINE.test(line) && !line.startsWith('at ')) ?? lines.at(-1);
-  return telling ? `${reason} (its stderr: ${telling})` : reason;
 }
 
 function toCatalogTool(tool: GatewayTool): CatalogTool {

@@ -1,7 +1,9 @@
 import { Agent } from '@mastra/core/agent';
+import { Mastra } from '@mastra/core/mastra';
 import type { MastraMemory } from '@mastra/core/memory';
 import type { Processor } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
+import { createCapturedLogger, type LoggedLine } from './captured-logger';
 import { createScriptedModel, type ModelAction, type ModelTurn } from './scripted-model';
 
 /** One `generate` call of a real Mastra agent driven by a scripted model. */
@@ -12,9 +14,13 @@ export interface AgentRun {
   text: string;
   /** The conversation after the call, to send back in the next call (memory-less). */
   messages: unknown[];
+  /** What Mastra logged during the call (errors of steps that failed on purpose, warnings). */
+  logs: LoggedLine[];
 }
 
 type AgentConfig = ConstructorParameters<typeof Agent>[0];
+
+const AGENT_ID = 'test-agent';
 
 export interface RunAgentOptions {
   processor: Processor;
@@ -31,14 +37,16 @@ export interface RunAgentOptions {
   memoryOptions?: { thread: string; resource: string };
   /** @default 10 */
   maxSteps?: number;
+  /** More of the Mastra instance the agent is registered with (its classifiers...). */
+  mastra?: Omit<NonNullable<ConstructorParameters<typeof Mastra>[0]>, 'agents' | 'logger'>;
 }
 
 /** Runs a real Mastra `Agent` with the processor as its only input processor. */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   const model = createScriptedModel(options.script);
   const agent = new Agent({
-    id: 'test-agent',
-    name: 'test-agent',
+    id: AGENT_ID,
+    name: AGENT_ID,
     instructions: 'You help with tasks by finding the right tools.',
     // Mastra types a V4 model's doGenerate as streaming; the mock is a real LanguageModelV4.
     model: model as unknown as AgentConfig['model'],
@@ -48,13 +56,24 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
     ...(options.tools && { tools: options.tools }),
     ...(options.memory && { memory: options.memory }),
   });
+  // Registered with a Mastra whose logger keeps its lines: every part of the run (processor
+  // workflows, the model loop) logs there instead of printing failures meant to happen.
+  const captured = createCapturedLogger();
+  new Mastra({ ...options.mastra, agents: { [AGENT_ID]: agent }, logger: captured.logger });
   const requestContext = new RequestContext();
   for (const [key, value] of Object.entries(options.context ?? {})) requestContext.set(key, value);
-  const result = await agent.generate(options.input as string, {
-    maxSteps: options.maxSteps ?? 10,
-    requestContext,
-    ...(options.memoryOptions && { memory: options.memoryOptions }),
-  });
+  let result: Awaited<ReturnType<typeof agent.generate>>;
+  try {
+    result = await agent.generate(options.input as string, {
+      maxSteps: options.maxSteps ?? 10,
+      requestContext,
+      ...(options.memoryOptions && { memory: options.memoryOptions }),
+    });
+  } catch (error) {
+    // What Mastra logged on the way goes with the error, for a test that looks into it.
+    if (error instanceof Error) Object.assign(error, { mastraLogs: captured.lines });
+    throw error;
+  }
   const input =
     typeof options.input === 'string' ? [{ role: 'user', content: options.input }] : options.input;
   return {
@@ -65,6 +84,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
     })),
     text: result.text,
     messages: [...input, ...(result.response?.messages ?? [])],
+    logs: captured.lines,
   };
 }
 

@@ -44,7 +44,8 @@ Options:
   --host HOST            listen on HOST (beyond loopback needs a token)
   --token-env NAME       the variable holding the bearer token for HTTP (default: ${DEFAULT_TOKEN_ENV})
   --allow-origin HOST    also accept browser requests from this origin hostname (repeatable)
-  --connect-timeout MS   per-upstream start timeout (default: 10000)
+  --connect-timeout MS   per-upstream start timeout (default: 10000; the first start of a server
+                         run by npx, uvx, docker run... gets at least 120000, for the download)
   --call-timeout MS      per-call timeout (default: 60000)
   --start-concurrency N  upstreams started at once (default: twice the cores, 2 to 16)
   --start-wait MS        how long a request waits for upstreams still starting before it is
@@ -204,10 +205,11 @@ export async function main(argv: readonly string[], context: MainContext = {}): 
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
-    stopped.dispose();
     await gateway.close();
     await tracing?.shutdown();
     await storage?.close();
+    // Only now: a signal during the stop above would otherwise end the gateway mid-stop.
+    stopped.dispose();
   }
 }
 
@@ -324,7 +326,18 @@ function isPort(value: string): boolean {
   return /^\d+$/.test(value) && port >= 0 && port <= 65_535;
 }
 
-/** Resolves on SIGINT, SIGTERM or the caller's abort signal. */
+/**
+ * Signals that stop the gateway: Ctrl-C, a service manager's stop, a closed terminal. The
+ * upstreams run in process groups of their own, which these no longer reach, so the gateway
+ * must stop them itself.
+ */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Resolves on SIGINT, SIGTERM, SIGHUP or the caller's abort signal. The listeners stay until
+ * `dispose`: a second Ctrl-C while the upstreams are being stopped must not kill the gateway
+ * before it has stopped them (the stop is bounded).
+ */
 function stopSignal(signal: AbortSignal | undefined): {
   promise: Promise<void>;
   dispose: () => void;
@@ -334,15 +347,13 @@ function stopSignal(signal: AbortSignal | undefined): {
     resolve = done;
   });
   const stop = () => resolve();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  for (const name of STOP_SIGNALS) process.on(name, stop);
   signal?.addEventListener('abort', stop, { once: true });
   if (signal?.aborted) stop();
   return {
     promise,
     dispose: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const name of STOP_SIGNALS) process.off(name, stop);
       signal?.removeEventListener('abort', stop);
     },
   };

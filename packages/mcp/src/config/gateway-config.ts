@@ -3,8 +3,22 @@ export interface StdioUpstreamConfig {
   /** The program to run, e.g. `npx` or `node`. */
   command: string;
   args?: string[];
-  /** Added to the environment the child inherits (PATH, HOME...). */
+  /**
+   * Set in the child's environment, over what it inherits: the MCP SDK's defaults (HOME, PATH,
+   * SHELL, TERM, USER, LOGNAME) and the network and TLS variables (proxies, CA certificates,
+   * `npm_config_*`; see `NETWORK_ENV_NAMES`).
+   */
   env?: Record<string, string>;
+  /**
+   * More variables of the gateway's environment the child inherits, by name or `*` glob
+   * (`["AWS_*", "NODE_OPTIONS"]`); the rest stay out.
+   */
+  inheritEnv?: string[];
+  /**
+   * Variables the child does not inherit, by name or `*` glob, the defaults included
+   * (`["HTTPS_PROXY", "npm_config_*"]`); `env` still sets any of them.
+   */
+  withholdEnv?: string[];
   /** Working directory of the child; relative paths are read from the config file's folder. */
   cwd?: string;
   /** Only upstream tools whose own name matches one of these globs (`*` = any characters) are exposed. */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { childPath, GatewayConfigError } from './config-error';
+import { envPatternProblem } from './env-patterns';
 import { expandVariables } from './expand-variables';
 import type {
   EmbeddingsConfig,
@@ -53,6 +54,8 @@ const STDIO_KEYS = new Set([
   'command',
   'args',
   'env',
+  'inheritEnv',
+  'withholdEnv',
   'cwd',
   'type',
   'allowTools',
@@ -241,6 +244,14 @@ function readUpstream(
         reader.stringRecord(entry.env, childPath(path, 'env')),
         childPath(path, 'env'),
       );
+    for (const key of ['inheritEnv', 'withholdEnv'] as const) {
+      if (entry[key] === undefined) continue;
+      upstream[key] = reader.strings(entry[key], childPath(path, key));
+      upstream[key].forEach((pattern, position) => {
+        const problem = envPatternProblem(pattern);
+        if (problem) reader.fail(childPath(childPath(path, key), position), problem);
+      });
+    }
     if (entry.cwd !== undefined) {
       const cwd = reader.nonEmptyString(entry.cwd, childPath(path, 'cwd'));
       upstream.cwd = baseDir !== undefined && !isAbsolute(cwd) ? resolve(baseDir, cwd) : cwd;

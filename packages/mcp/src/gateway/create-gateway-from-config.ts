@@ -46,7 +46,8 @@ export interface CreateGatewayFromConfigOptions
    */
   storage?: LoadedToolsStore;
   /**
-   * Where the config's `embeddings.apiKeyEnv` is looked up.
+   * Where the config's `embeddings.apiKeyEnv` is looked up, and the environment stdio upstreams
+   * inherit from (the variables `upstreamEnvironment` passes, and each entry's `inheritEnv`).
    * @default process.env
    */
   env?: NodeJS.ProcessEnv;
@@ -125,6 +126,7 @@ export function createGatewayFromConfig(
     ...(serverInfo && { clientInfo: serverInfo }),
     ...(log && { log }),
     ...(definitionPins && { definitionPins }),
+    ...(env && { env }),
   });
   return createToolSearchGateway({
     upstreams,

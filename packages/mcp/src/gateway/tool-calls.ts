@@ -181,6 +181,9 @@ export class ToolCalls {
   }
 }
 
+/** Characters of a failed server's cause a search answer quotes: 70 broken servers stay readable. */
+const MAX_CAUSE = 400;
+
 /**
  * While some servers are still starting (or failed without a cached list), a search answers
  * from the others and names them, so the model knows the catalog is not whole yet.
@@ -193,14 +196,21 @@ function noteUnsearchable(
   const starting = missing
     .filter((entry) => entry.reason === 'starting')
     .map(({ server }) => server);
-  const failed = missing.filter((entry) => entry.reason === 'failed').map(({ server }) => server);
+  // Each with the cause it printed (its error, exit code, stderr's end), so the model can say why.
+  const failed = missing
+    .filter((entry) => entry.reason === 'failed')
+    .map(({ server, error }) => {
+      if (error === undefined) return server;
+      const cause = error.length > MAX_CAUSE ? `${error.slice(0, MAX_CAUSE)}…` : error;
+      return `${server} (${cause})`;
+    });
   output.notSearchable = missing.map(({ server }) => server);
   const parts: string[] = [];
   if (starting.length > 0)
     parts.push(
       `still starting, so not searched yet: ${starting.join(', ')} (search again shortly to include them)`,
     );
-  if (failed.length > 0) parts.push(`could not be started: ${failed.join(', ')}`);
+  if (failed.length > 0) parts.push(`could not be started: ${failed.join('; ')}`);
   const note = `Servers ${parts.join('; ')}.`;
   output.message = typeof output.message === 'string' ? `${output.message} ${note}` : note;
 }

@@ -15,10 +15,11 @@
 //   --tools-json FILE      offers exactly the tools of this JSON array (no fixed tools)
 //   --list-ttl MS          tools/list answers carry "ttlMs": MS (the 2026-07-28 cache hint)
 //   --list-scope SCOPE     tools/list answers carry "cacheScope": SCOPE
+//   --write-env FILE       writes its environment to FILE (JSON) at start
 // Fixed tools: echo (returns its arguments), fail (isError), crash (exits), hang (never answers),
 // add_tool (adds a tool and sends tools/list_changed), slow (reports progress every 50 ms for
 // "steps" steps, then answers; stops early when cancelled).
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Server } from '@modelcontextprotocol/server';
@@ -39,9 +40,11 @@ const { values } = parseArgs({
     'tools-json': { type: 'string' },
     'list-ttl': { type: 'string' },
     'list-scope': { type: 'string' },
+    'write-env': { type: 'string' },
   },
 });
 if (values.starts) appendFileSync(values.starts, `${process.pid}\n`);
+if (values['write-env']) writeFileSync(values['write-env'], JSON.stringify(process.env));
 const keepAlive = () => setInterval(() => undefined, 60_000);
 
 if (values.mode === 'crash-on-start') {

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import {
   type CallToolResult,
@@ -12,12 +11,17 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { isHttpUpstream, type UpstreamConfig } from '../config/gateway-config';
 import { variableRedactor } from '../config/variable-values';
 import type { ListCacheHints } from './list-cache-hints';
+import { type ProcessExit, ProcessGroupTransport } from './process-group-transport';
 import { MAX_LIST_PAGES, readToolList } from './read-tool-list';
+import { createRedactor } from './redact-secrets';
 import type { StartLimiter } from './start-limiter';
+import { startTimeoutOf } from './start-timeout';
+import { StderrTail } from './stderr-tail';
+import { upstreamEnvironment } from './upstream-environment';
 
 /**
  * Where an upstream is: not started yet (its tools may come from the cache), waiting for a start
@@ -78,6 +82,11 @@ export interface UpstreamConnectionOptions {
   onTools: (tools: Tool[], hints: ListCacheHints) => void;
   /** Bounds how many upstreams start at once; the connect timeout runs from the start itself. */
   limiter: StartLimiter;
+  /**
+   * The gateway's environment, which a stdio upstream inherits from (see `upstreamEnvironment`).
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 export { MAX_TOOL_LIST_BYTES } from './read-tool-list';
@@ -104,6 +113,12 @@ export class UpstreamConnection {
   #transportError: string | undefined;
   /** Set by `close()`: a start still queued then does not run. */
   #closed = false;
+  /** Whether a start has ever succeeded: a package runner's first start may download. */
+  #everReady = false;
+  /** What the current stdio child said and how it ended: the cause of a failed start. */
+  #run: ChildRun | undefined;
+  /** Stops under way (one not awaited where it began): `close()` waits for every one. */
+  readonly #stopping = new Set<Promise<void>>();
   readonly #redact: (text: string) => string;
   /** The cache hints of the last tool list read. */
   #hints: ListCacheHints = {};
@@ -121,6 +136,7 @@ export class UpstreamConnection {
   /** The child process id of a running stdio upstream. */
   get pid(): number | undefined {
     const transport = this.#transport;
+    if (transport instanceof ProcessGroupTransport) return transport.pid;
     return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
   }
 
@@ -232,6 +248,8 @@ export class UpstreamConnection {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#stop();
+    // A stop begun elsewhere (after a failed start) may still be ending a process group.
+    while (this.#stopping.size > 0) await Promise.all(this.#stopping);
     this.status = 'idle';
   }
 
@@ -239,7 +257,11 @@ export class UpstreamConnection {
     const generation = ++this.#generation;
     this.#transportError = undefined;
     this.status = 'connecting';
-    const { clientInfo, connectTimeout, log } = this.#options;
+    const { clientInfo, log } = this.#options;
+    const connectTimeout = startTimeoutOf(this.config, {
+      connectTimeout: this.#options.connectTimeout,
+      firstStart: !this.#everReady,
+    });
     const client = new Client(clientInfo, { capabilities: {} });
     client.onerror = (error) => {
       this.#transportError = describeError(error);
@@ -264,6 +286,7 @@ export class UpstreamConnection {
       const tools = await Promise.race([this.#listTools(client, connectTimeout), timeout]);
       if (generation !== this.#generation) throw new Error('it was stopped while starting');
       this.status = 'ready';
+      this.#everReady = true;
       this.lastError = undefined;
       log(`${this.name}: connected, ${tools.length} tool(s)`);
       this.#options.onTools(tools, this.#hints);
@@ -273,13 +296,13 @@ export class UpstreamConnection {
         // "Connection closed" alone hides why: the transport's own error says it (a message over
         // the SDK's stdio limit, a child that could not be spawned).
         const reason = describeError(error);
-        this.#fail(
+        const detailed =
           this.#transportError && this.#transportError !== reason
             ? `${reason} (${this.#transportError})`
-            : reason,
-        );
+            : reason;
+        this.#fail(this.#withCause(detailed));
         // Not awaited: a child that ignores its closed stdin takes seconds to be killed, and the
-        // gateway's start must not wait for that.
+        // gateway's start must not wait for that (`close()` does).
         void this.#stop();
       }
       throw new UpstreamError(this.name, this.lastError ?? this.#redact(describeError(error)));
@@ -297,21 +320,65 @@ export class UpstreamConnection {
         ? new SSEClientTransport(url, requestInit ? { requestInit } : undefined)
         : new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : undefined);
     }
-    const transport = new StdioClientTransport({
+    const environment = upstreamEnvironment(config, this.#options.env ?? process.env);
+    // A config variable's value becomes its `${NAME}` first (it says which one); what is left of
+    // a secret-named variable's value (one inherited, one written in the file) becomes `***`.
+    const mask = createRedactor(environment);
+    const redact = (text: string) => mask(this.#redact(text));
+    const stderr = new StderrTail((line) =>
+      this.#options.log(`${this.name} (stderr): ${redact(line)}`),
+    );
+    // One per child: a late event of an earlier child changes only its own record.
+    const run: ChildRun = { stderr, redact, exit: undefined };
+    this.#run = run;
+    const spawnOptions = {
       command: config.command,
       args: config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...config.env },
+      env: environment,
       ...(config.cwd !== undefined && { cwd: config.cwd }),
-      // Piped and relabelled: an upstream's stderr is logged under its name, never mixed into stdout.
-      stderr: 'pipe',
-    });
-    const stderr = transport.stderr as Readable | null;
-    if (stderr) {
-      createInterface({ input: stderr }).on('line', (line) =>
-        this.#options.log(`${this.name} (stderr): ${line}`),
-      );
+    };
+    if (process.platform !== 'win32') {
+      return new ProcessGroupTransport({
+        ...spawnOptions,
+        // Relabelled: an upstream's stderr is logged under its name, never mixed into stdout.
+        onStderr: (chunk) => stderr.push(chunk),
+        onExit: (exit) => {
+          run.exit = exit;
+          stderr.end();
+        },
+      });
     }
+    // Windows has no process groups to signal; the SDK's transport also finds `npx.cmd`.
+    const transport = new StdioClientTransport({ ...spawnOptions, stderr: 'pipe' });
+    const stream = transport.stderr as Readable | null;
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => stderr.push(chunk));
     return transport;
+  }
+
+  /**
+   * A failure's reason with what the server itself said: how it exited and the last lines of
+   * its stderr (secrets masked), so "Connection closed" names its cause.
+   * @param during - what the upstream was doing: `starting`, or `running` (it exited after a good start)
+   */
+  #withCause(reason: string, during: 'starting' | 'running' = 'starting'): string {
+    const run = this.#run;
+    const exit = run?.exit;
+    const how =
+      exit === undefined
+        ? undefined
+        : exit.signal !== null
+          ? `it was ended by ${exit.signal}`
+          : `it exited with code ${exit.code}`;
+    const said = run?.stderr.summary(run.redact);
+    // "Connection closed" says only that the pipe closed; how the process ended says why.
+    const what =
+      how === undefined
+        ? reason
+        : reason === 'Connection closed' || during === 'running'
+          ? `${how}${during === 'starting' ? ' while starting' : ''}`
+          : `${reason}; ${how}`;
+    return said === undefined ? what : `${what}; its stderr ends: ${said}`;
   }
 
   async #listTools(client: Client, timeout: number): Promise<Tool[]> {
@@ -333,7 +400,7 @@ export class UpstreamConnection {
     this.#client = undefined;
     this.#transport = undefined;
     if (this.status === 'ready') {
-      this.#fail('it exited', { backoff: false });
+      this.#fail(this.#withCause('it exited', 'running'), { backoff: false });
       this.#options.log(
         `${this.name}: exited; it is restarted on the next call to one of its tools`,
       );
@@ -354,13 +421,24 @@ export class UpstreamConnection {
     this.#options.log(`${this.name}: ${reason}`);
   }
 
-  async #stop(): Promise<void> {
+  #stop(): Promise<void> {
     this.#generation++;
     const client = this.#client;
     this.#client = undefined;
     this.#transport = undefined;
-    await client?.close().catch(() => undefined);
+    if (!client) return Promise.resolve();
+    const stopping = client.close().catch(() => undefined);
+    this.#stopping.add(stopping);
+    void stopping.finally(() => this.#stopping.delete(stopping));
+    return stopping;
   }
+}
+
+/** One stdio child's stderr and exit, and how to mask its secrets in them. */
+interface ChildRun {
+  stderr: StderrTail;
+  redact: (text: string) => string;
+  exit: ProcessExit | undefined;
 }
 
 function describeError(error: unknown): string {

@@ -70,6 +70,12 @@ export interface UpstreamManagerOptions {
    * @default nothing is pinned
    */
   definitionPins?: DefinitionPinsOptions | undefined;
+  /**
+   * The environment stdio upstreams inherit from: the MCP SDK's defaults (HOME, PATH...), the
+   * network and TLS variables and what each entry's `inheritEnv` names (see `upstreamEnvironment`).
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What changed in the tool list, besides the new list itself. */
@@ -84,6 +90,8 @@ export interface UnsearchableServer {
   server: string;
   /** `starting`: its first start has not finished; `failed`: it did not start (no cached list). */
   reason: 'starting' | 'failed';
+  /** Why it failed: the error, how it exited and the end of its stderr (for `failed`). */
+  error?: string;
 }
 
 /** One upstream's state, for logs and status pages. */
@@ -152,6 +160,7 @@ export class UpstreamManager {
           log: this.#log,
           onTools: (tools, hints) => this.#received(name, config, tools, hints),
           limiter: this.#limiter,
+          env: options.env,
         }),
     );
     this.#pins =
@@ -219,7 +228,8 @@ export class UpstreamManager {
     return this.#connections.flatMap((connection) => {
       if (this.#manifests.has(connection.name)) return [];
       const reason = connection.status === 'failed' ? ('failed' as const) : ('starting' as const);
-      return [{ server: connection.name, reason }];
+      const error = reason === 'failed' ? connection.lastError : undefined;
+      return [{ server: connection.name, reason, ...(error !== undefined && { error }) }];
     });
   }
 
@@ -451,16 +461,26 @@ export function createUpstreamManager(options: UpstreamManagerOptions): Upstream
  * config's catalog. Upstreams are connected in parallel, each under the connect timeout; with a
  * `cache`, an upstream with a cached manifest is read from it and not started, and the others'
  * manifests are written to it. Failed upstreams are reported in `states`, not thrown.
- * @param options - as for {@link createUpstreamManager}
+ * @param options - as for {@link createUpstreamManager}, and a `signal` that stops every
+ *   upstream at once (also those still starting) and rejects with its reason
  */
 export async function listUpstreamTools(
-  options: UpstreamManagerOptions,
+  options: UpstreamManagerOptions & { signal?: AbortSignal | undefined },
 ): Promise<{ tools: GatewayTool[]; states: UpstreamState[] }> {
-  const manager = createUpstreamManager(options);
+  const { signal, ...managerOptions } = options;
+  const manager = createUpstreamManager(managerOptions);
+  let onAbort: (() => void) | undefined;
   try {
-    await manager.start();
+    signal?.throwIfAborted();
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    // The stop runs in `finally`, so nothing the upstreams started outlives the call.
+    await Promise.race([manager.start(), aborted]);
     return { tools: [...manager.tools], states: manager.states() };
   } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
     await manager.close();
   }
 }
