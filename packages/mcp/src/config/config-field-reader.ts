@@ -7,5 +7,8 @@ export interface ConfigFieldReader {
   object(value: unknown, path: string): Record<string, unknown>;
   nonEmptyString(value: unknown, path: string): string;
   boolean(value: unknown, path: string): boolean;
+  strings(value: unknown, path: string): string[];
+  /** A whole number at or above `minimum`. */
+  integer(value: unknown, path: string, minimum: number): number;
   unknownKeys(entry: Record<string, unknown>, path: string, known: ReadonlySet<string>): void;
 }

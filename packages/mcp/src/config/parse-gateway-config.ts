@@ -5,15 +5,14 @@ import { envPatternProblem } from './env-patterns';
 import { expandVariables } from './expand-variables';
 import type {
   EmbeddingsConfig,
-  ExposeMode,
   GatewayConfig,
   HttpUpstreamConfig,
   StdioUpstreamConfig,
   StorageConfig,
-  ToolSearchConfig,
   UpstreamConfig,
 } from './gateway-config';
 import { readDefinitionPins } from './read-definition-pins';
+import { readToolSearch } from './read-tool-search';
 import { readTracing } from './read-tracing';
 import { rememberVariables } from './variable-values';
 
@@ -64,19 +63,6 @@ const STDIO_KEYS = new Set([
 ]);
 const HTTP_KEYS = new Set(['url', 'headers', 'type', 'allowTools', 'denyTools', 'connectTimeout']);
 for (const keys of [STDIO_KEYS, HTTP_KEYS]) keys.add('alwaysLoadHint');
-const TOOL_SEARCH_KEYS = new Set([
-  'topK',
-  'minScore',
-  'autoLoad',
-  'alwaysLoaded',
-  'maxLoadedTools',
-  'unloadTool',
-  'expose',
-  'enabled',
-  'threshold',
-  'definitions',
-]);
-const EXPOSE_MODES: readonly ExposeMode[] = ['tools', 'proxy'];
 const REDIS_STORAGE_KEYS = new Set(['type', 'url', 'keyPrefix', 'ttl', 'timeout']);
 const EMBEDDINGS_KEYS = new Set([
   'url',
@@ -290,46 +276,6 @@ function readUpstream(
   }
   rememberVariables(upstream, variables);
   return upstream;
-}
-
-function readToolSearch(reader: ConfigReader, value: unknown, path: string): ToolSearchConfig {
-  const entry = reader.object(value, path);
-  reader.unknownKeys(entry, path, TOOL_SEARCH_KEYS);
-  const config: ToolSearchConfig = {};
-  if (entry.topK !== undefined)
-    config.topK = reader.integer(entry.topK, childPath(path, 'topK'), 1);
-  if (entry.minScore !== undefined) {
-    if (typeof entry.minScore !== 'number' || !Number.isFinite(entry.minScore))
-      reader.fail(childPath(path, 'minScore'), 'must be a number');
-    config.minScore = entry.minScore;
-  }
-  if (entry.autoLoad !== undefined)
-    config.autoLoad = reader.boolean(entry.autoLoad, childPath(path, 'autoLoad'));
-  if (entry.unloadTool !== undefined)
-    config.unloadTool = reader.boolean(entry.unloadTool, childPath(path, 'unloadTool'));
-  if (entry.alwaysLoaded !== undefined)
-    config.alwaysLoaded = reader.strings(entry.alwaysLoaded, childPath(path, 'alwaysLoaded'));
-  if (entry.maxLoadedTools !== undefined)
-    config.maxLoadedTools = reader.integer(
-      entry.maxLoadedTools,
-      childPath(path, 'maxLoadedTools'),
-      1,
-    );
-  if (entry.expose !== undefined) {
-    if (!EXPOSE_MODES.includes(entry.expose as ExposeMode))
-      reader.fail(childPath(path, 'expose'), 'must be "tools" or "proxy"');
-    config.expose = entry.expose as ExposeMode;
-  }
-  if (entry.enabled !== undefined) {
-    if (entry.enabled !== true && entry.enabled !== false && entry.enabled !== 'auto')
-      reader.fail(childPath(path, 'enabled'), 'must be true, false or "auto"');
-    config.enabled = entry.enabled;
-  }
-  if (entry.threshold !== undefined)
-    config.threshold = reader.integer(entry.threshold, childPath(path, 'threshold'), 0);
-  if (entry.definitions !== undefined)
-    config.definitions = reader.integer(entry.definitions, childPath(path, 'definitions'), 0);
-  return config;
 }
 
 function readStorage(reader: ConfigReader, value: unknown, path: string): StorageConfig {
