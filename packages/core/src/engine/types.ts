@@ -32,7 +32,7 @@ export type { ToolResultRecord } from '../state/context-state';
 /**
  * The weight, in estimated tokens, below which `toolSearch: 'auto'` gives the model every tool
  * directly: where tool search starts to cost less than sending every tool in the cost benchmark's
- * conversations of real size (bench/README.md, "Where tool search pays"). The break-even of its
+ * conversations of real size (bench/README.md, "The break-even"). The break-even of its
  * dev-bfcl scenarios with tool uses runs from about 2,000 (a short task) to 10,700 tokens (a
  * 300-step session); 4,000 is their median under Anthropic's and OpenAI's prices (3,800 and 4,000).
  */
