@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { GatewayConfigError } from '../config/config-error';
 import type { GatewayConfig } from '../config/gateway-config';
 import { parseGatewayConfig } from '../config/parse-gateway-config';
+import { readConfigFile } from '../config/read-config-file';
 import { openGatewayStorage } from '../gateway/gateway-storage';
 import { definitionDiff } from '../pins/definition-diff';
 import { createFilePinStore } from '../pins/file-pin-store';
@@ -226,29 +226,7 @@ function listing(quarantined: readonly Quarantined[], location: string): string 
  * rest (servers, whose `${VARIABLES}` may be set only in the gateway's environment) is not read.
  */
 async function readPinSettings(file: string): Promise<GatewayConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new GatewayConfigError({
-      file,
-      path: '$',
-      problem: `cannot be read (${reason})`,
-      cause: error,
-    });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new GatewayConfigError({
-      file,
-      path: '$',
-      problem: `is not valid JSON: ${(error as Error).message}`,
-      cause: error,
-    });
-  }
+  const value = await readConfigFile(file);
   const root = (
     value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {}
   ) as Record<string, unknown>;

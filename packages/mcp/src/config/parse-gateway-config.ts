@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { childPath, GatewayConfigError } from './config-error';
 import { envPatternProblem } from './env-patterns';
@@ -11,6 +10,7 @@ import type {
   StorageConfig,
   UpstreamConfig,
 } from './gateway-config';
+import { readConfigFile } from './read-config-file';
 import { readDefinitionPins } from './read-definition-pins';
 import { readToolSearch } from './read-tool-search';
 import { readTracing } from './read-tracing';
@@ -139,31 +139,7 @@ export async function loadGatewayConfig(
   file: string,
   options: Pick<ParseGatewayConfigOptions, 'env'> = {},
 ): Promise<ParsedGatewayConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new GatewayConfigError({
-      file,
-      path: '$',
-      problem: `cannot be read (${reason})`,
-      cause: error,
-    });
-  }
-  let value: unknown;
-  try {
-    // A byte-order mark (editors on Windows write one) is not JSON, but says nothing wrong.
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new GatewayConfigError({
-      file,
-      path: '$',
-      problem: `is not valid JSON: ${detail}`,
-      cause: error,
-    });
-  }
+  const value = await readConfigFile(file);
   return parseGatewayConfig(value, { ...options, file, baseDir: dirname(resolve(file)) });
 }
 
