@@ -66,6 +66,12 @@ export async function directTools<TTool>(
   }
   const pinned = new Set(host.pinned);
   const candidates = [...ordered(host, pinned)];
+  const toActive = (entry: CatalogEntry<TTool>): ActiveTool<TTool> => ({
+    id: entry.descriptor.id,
+    tool: entry.tool,
+    pinned: pinned.has(entry.descriptor.id),
+  });
+  if (!host.filtered) return candidates.map(toActive);
   const tools: ActiveTool<TTool>[] = [];
   let weight = 0;
   for (let start = 0; start < candidates.length; start += FILTER_BATCH) {
@@ -73,7 +79,6 @@ export async function directTools<TTool>(
     const verdicts = await Promise.all(
       batch.map(async (entry) => {
         const id = entry.descriptor.id;
-        if (!host.filtered) return true;
         if (pinned.has(id)) return host.allows(id, 'active');
         const phases = await Promise.all([
           host.allows(id, 'search'),
@@ -86,8 +91,7 @@ export async function directTools<TTool>(
     batch.forEach((entry, position) => {
       if (!verdicts[position]) return;
       weight += toolWeight(entry.descriptor);
-      const id = entry.descriptor.id;
-      tools.push({ id, tool: entry.tool, pinned: pinned.has(id) });
+      tools.push(toActive(entry));
     });
     if (weight >= limit) return undefined;
   }
