@@ -153,13 +153,13 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
       messages: args.messages,
       state,
     });
-    const offer = await session.offer();
     // Below the `toolSearch` threshold every tool is given directly: nothing to search or explain.
-    if (offer.search) {
-      args.messageList.addSystem(offer.instructions);
+    const search = await session.usesSearch();
+    if (search) {
+      args.messageList.addSystem(session.instructions);
       await this.#preselector?.run({ session, message: latestUserText(args), requestState: state });
     }
-    if (offer.search && this.#injectCatalog) {
+    if (search && this.#injectCatalog) {
       const listed = (await session.listTools('search')).map(({ descriptor }) => descriptor);
       const catalog = catalogInstructions(listed, { autoLoad: session.engine.options.autoLoad });
       if (catalog) args.messageList.addSystem(catalog);
@@ -173,8 +173,8 @@ export class ToolSearchProcessor implements Processor<'tool-search'> {
     const ownTools = this.#includeResolvedTools ? {} : this.#agentOwnTools(agentTools, session);
     const loaded: [string, AnyMastraTool][] = [];
     // After a preselect, which may have loaded tools for this step.
-    const offered = offer.search ? await session.offeredTools() : offer.tools;
-    for (const active of offered) {
+    const offer = await session.offer();
+    for (const active of offer.tools) {
       const { id, tool } = active;
       if (Object.hasOwn(ownTools, id)) {
         // The same tool given to the agent too: offered once, as the agent's.
