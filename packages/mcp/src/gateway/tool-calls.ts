@@ -3,6 +3,7 @@ import {
   type ActiveTool,
   CALL_TOOL_NAME,
   type CallToolOutcome,
+  type CallToolRefusal,
   type ToolRun,
   type ToolSearchEngine,
   type ToolSearchSession,
@@ -106,25 +107,12 @@ export class ToolCalls {
         `The arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, which no tool takes; the call was not sent.`,
       );
     }
-    let outcome: CallToolOutcome;
-    try {
-      outcome = await session.callTool(args ?? {}, request.forward);
-      await request.forward.drained();
-    } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      if (error instanceof UpstreamError) return errorResult(error.message);
-      throw error;
-    }
-    if (outcome.status === 'ran') return outcome.result as CallToolResult;
-    const { output } = outcome;
     const target = typeof args?.name === 'string' ? args.name : undefined;
-    const vanished = target !== undefined && this.#host.vanishedFrom(target) !== undefined;
-    const message = vanished ? this.#notLoadedMessage(target, 'proxy') : output.message;
-    return {
-      content: [{ type: 'text', text: message }],
-      structuredContent: { ...output, message },
-      isError: true,
-    };
+    return this.#runChecked(session, args ?? {}, request.forward, (output) =>
+      target !== undefined && this.#host.vanishedFrom(target) !== undefined
+        ? this.#notLoadedMessage(target, 'proxy')
+        : output.message,
+    );
   }
 
   /**
@@ -144,10 +132,27 @@ export class ToolCalls {
         `The arguments of "${echo(name)}" are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, which no tool takes; the call was not sent.`,
       );
     }
+    // A refusal for a tool that may not run reads as one the session has not loaded.
+    return this.#runChecked(session, { name, arguments: args ?? {} }, options.forward, (output) =>
+      output.errors === undefined ? this.#notLoadedMessage(name, options.expose) : output.message,
+    );
+  }
+
+  /**
+   * Runs a call through the core's check (`session.callTool`; `runTool` forwards it): the
+   * upstream's result, an upstream failure as an error result, or the refusal with `messageOf`'s
+   * words. Only the upstream's own JSON-RPC error is thrown.
+   */
+  async #runChecked(
+    session: ToolSearchSession<GatewayTool>,
+    call: unknown,
+    forward: ForwardOptions,
+    messageOf: (output: CallToolRefusal) => string,
+  ): Promise<CallToolResult> {
     let outcome: CallToolOutcome;
     try {
-      outcome = await session.callTool({ name, arguments: args ?? {} }, options.forward);
-      await options.forward.drained();
+      outcome = await session.callTool(call, forward);
+      await forward.drained();
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       if (error instanceof UpstreamError) return errorResult(error.message);
@@ -155,9 +160,7 @@ export class ToolCalls {
     }
     if (outcome.status === 'ran') return outcome.result as CallToolResult;
     const { output } = outcome;
-    // A refusal for a tool that may not run reads as one the session has not loaded.
-    const message =
-      output.errors === undefined ? this.#notLoadedMessage(name, options.expose) : output.message;
+    const message = messageOf(output);
     return {
       content: [{ type: 'text', text: message }],
       structuredContent: { ...output, message },
