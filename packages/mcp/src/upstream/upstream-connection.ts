@@ -296,8 +296,14 @@ export class UpstreamConnection {
         // "Connection closed" alone hides why: the transport's own error says it (a message over
         // the SDK's stdio limit, a child that could not be spawned).
         const reason = describeError(error);
+        // A write to a child that has exited (EPIPE) is the exit's effect, not a cause of its own:
+        // how the process ended says more, and which of the two is seen first is a race.
+        const exitExplains =
+          reason === 'Connection closed' &&
+          this.#run?.exit !== undefined &&
+          /\bEPIPE\b/.test(this.#transportError ?? '');
         const detailed =
-          this.#transportError && this.#transportError !== reason
+          this.#transportError && this.#transportError !== reason && !exitExplains
             ? `${reason} (${this.#transportError})`
             : reason;
         this.#fail(this.#withCause(detailed));
